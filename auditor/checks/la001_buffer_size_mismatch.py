@@ -1,0 +1,165 @@
+"""LA001: a host mirror buffer and its device buffer hold different bytes per token per layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auditor.evaluate import Evaluation, PointResult
+from auditor.findings import Finding, Side
+from auditor.matrix import describe_value, json_value
+from auditor.measure import BufferFigure
+from auditor.settings import Settings
+
+CODE = "LA001"
+NAME = "host-device-buffer-size-mismatch"
+SUMMARY = "Host mirror buffer and device buffer disagree on bytes per token per layer"
+EXPLANATION = """\
+## What it finds
+A buffer that a host (CPU) pool mirrors from a device (GPU) pool, paired by attribute name
+(or by the rule pack's `buffer-map`), whose bytes per token per layer differ at some config
+point the code can reach. Both sides are computed from the pools' own formulas and dtypes, with
+real torch dtype sizes, across the rule pack's config matrix.
+
+## Why it matters
+Copies between the pools (HiCache load/backup, disaggregated transfer) move bytes, not values:
+when the sizes disagree, nothing crashes; copies truncate or overrun and the model reads
+garbage. In the incident behind this tool, a DeepSeek index-K buffer was switched to bf16 on the
+device (128 x 2 = 256 B/token) while the host mirror kept the fp8 layout (132 B/token); tool
+calls came out garbled under load and the cause took months to find.
+
+## Example
+    # device
+    if index_k_dtype == torch.bfloat16:
+        row, dtype = index_head_dim, torch.bfloat16              # 256 B/token/layer
+    # host
+    index_k_with_scale_buffer_dtype = torch.uint8
+    row = index_head_dim + index_head_dim // quant_block_size * 4  # 132 B/token/layer
+
+## Use instead
+Derive the host layout from the device pool it mirrors (read its dtype and row size from
+`device_pool`), instead of restating a formula or a class-default dtype.
+"""
+
+
+def _device_counterpart(
+    name: str, device: dict[str, BufferFigure], settings: Settings
+) -> BufferFigure | None:
+    if name in device:
+        return device[name]
+    mapped = settings.buffer_map.get(name)
+    if not mapped or not all(n in device for n in mapped):
+        return None
+    parts = [device[n] for n in mapped]
+    if not all(p.resolved for p in parts):
+        return next(p for p in parts if not p.resolved)
+    total = sum(p.bytes_per_token_per_layer or 0 for p in parts)
+    arithmetic = " + ".join(f"{p.name} {p.bytes_per_token_per_layer}" for p in parts)
+    return BufferFigure(
+        " + ".join(mapped),
+        parts[0].location,
+        bytes_per_token_per_layer=total,
+        bytes_per_token=sum(p.bytes_per_token for p in parts),
+        dtype=parts[0].dtype,
+        arithmetic=f"{arithmetic} = {total} B/token/layer",
+    )
+
+
+def condition(
+    points: list[dict[str, Any]], matching: list[dict[str, Any]], varied: list[str]
+) -> dict[str, Any] | None:
+    """The fewest `dimension = value` facts that pick out exactly `matching` among `points`."""
+    if not matching:
+        return None
+    facts = {
+        name: matching[0][name]
+        for name in varied
+        if all(point[name] == matching[0][name] for point in matching)
+    }
+
+    def selects(candidate: dict[str, Any]) -> bool:
+        chosen = [p for p in points if all(p[n] == v for n, v in candidate.items())]
+        return len(chosen) == len(matching)
+
+    if not selects(facts):
+        return None
+    for name in list(facts):
+        trial = {k: v for k, v in facts.items() if k != name}
+        if selects(trial):
+            facts = trial
+    return facts
+
+
+def _describe(facts: dict[str, Any]) -> str:
+    return ", ".join(f"{name}={describe_value(value)}" for name, value in facts.items())
+
+
+def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
+    if evaluation.host is None:
+        return []
+    feasible = evaluation.feasible
+    disagreements: dict[str, list[tuple[PointResult, BufferFigure, BufferFigure]]] = {}
+    for point in feasible:
+        for name, host_figure in point.host.items():
+            device_figure = _device_counterpart(name, point.device, settings)
+            if device_figure is None or not host_figure.resolved or not device_figure.resolved:
+                continue
+            if not host_figure.same_size(device_figure):
+                disagreements.setdefault(name, []).append((point, host_figure, device_figure))
+    findings = []
+    varied = evaluation.varied
+    all_points = [{n: p.values[n] for n in varied} for p in feasible]
+    for name, cases in sorted(disagreements.items()):
+        point, host_figure, device_figure = cases[0]
+        selected = [{n: p.values[n] for n in varied} for p, _, _ in cases]
+        facts = condition(all_points, selected, varied)
+        if facts is not None:
+            where = _describe(facts) if facts else "every config point"
+        else:
+            where = _describe(selected[0]) + (
+                f" and {len(cases) - 1} more points" if len(cases) > 1 else ""
+            )
+        varies = any(
+            not (h.same_size(host_figure) and d.same_size(device_figure)) for _, h, d in cases
+        )
+        host_class, device_class = evaluation.host.name, evaluation.device.name
+        message = (
+            f"{name}: host and device disagree, {host_figure.size_text()} vs "
+            f"{device_figure.size_text()}: host {host_class}.{name}: {host_figure.arithmetic}; "
+            f"device {device_class}.{device_figure.name}: {device_figure.arithmetic}; "
+            f"at {where} ({len(cases)} of {len(feasible)} config points)"
+            + ("; figures differ between points" if varies else "")
+        )
+        findings.append(
+            Finding(
+                code=CODE,
+                message=message,
+                location=host_figure.location,
+                host=Side(
+                    "host",
+                    host_class,
+                    name,
+                    host_figure.location,
+                    host_figure.bytes_per_token_per_layer or 0,
+                    host_figure.arithmetic,
+                ),
+                device=Side(
+                    "device",
+                    device_class,
+                    device_figure.name,
+                    device_figure.location,
+                    device_figure.bytes_per_token_per_layer or 0,
+                    device_figure.arithmetic,
+                ),
+                config={n: json_value(v) for n, v in selected[0].items()},
+                points=tuple(
+                    {
+                        "config": {n: json_value(p.values[n]) for n in varied},
+                        "host_bytes_per_token": h.bytes_per_token_per_layer,
+                        "device_bytes_per_token": d.bytes_per_token_per_layer,
+                    }
+                    for p, h, d in cases
+                ),
+                points_evaluated=len(evaluation.points),
+            )
+        )
+    return findings

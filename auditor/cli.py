@@ -1,0 +1,174 @@
+"""Command line: `layout-audit [PATH ...]` (also `python -m auditor`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from auditor import __version__
+from auditor.checks import CHECKS
+from auditor.settings import ConfigError, find_config, load_settings
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+DESCRIPTION = """\
+Audit LLM-serving KV-cache pools without running them: find host mirror pools whose buffers
+disagree, byte for byte, with the device pools they copy (HiCache, disaggregated serving).
+
+layout-audit reads the Python files under PATH (default: .), finds device pools (constructors
+taking a token count and a layer count) and host pools (constructors taking a device pool),
+evaluates every buffer's bytes per token per layer with real torch dtype sizes over the rule
+pack's config matrix, and reports disagreements with the config point and both formulas.
+The audited code is never imported or executed.
+"""
+
+EPILOG = """\
+examples:
+  layout-audit fixtures/incident_buggy           audit a tree with the bundled SGLang pack
+  layout-audit src/ --output-format json         machine-readable findings
+  layout-audit src/ --show-unresolved            also list what could not be evaluated
+  layout-audit --explain LA001                   what a check finds and how to fix it
+
+configuration: [tool.layout-audit] in the nearest pyproject.toml above PATH, e.g.
+  [tool.layout-audit]
+  rule-packs = ["sglang"]          # bundled name or path to a TOML pack
+  select = ["LA001"]
+  exclude = ["tests/*"]
+  [tool.layout-audit.parameters]
+  tokens = ["num_tokens"]          # constructor parameter(s) holding the token count
+  layers = ["num_layers"]
+  [tool.layout-audit.matrix]
+  page_size = [1, 16, 64]
+
+exit codes:
+  0  no findings
+  1  findings, or files that could not be read or parsed (reported as E902)
+  2  usage, configuration or internal error
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="layout-audit",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="PATH", help="files or folders (default: .)"
+    )
+    parser.add_argument(
+        "--output-format", choices=["text", "json"], default="text", help="how to print findings"
+    )
+    parser.add_argument(
+        "--show-unresolved",
+        action="store_true",
+        help="list values the interpreter could not resolve",
+    )
+    parser.add_argument(
+        "--show-pools", action="store_true", help="print every pool's buffers and their sizes"
+    )
+    parser.add_argument(
+        "--config", type=Path, metavar="FILE", help="use this pyproject.toml or TOML file"
+    )
+    parser.add_argument("--isolated", action="store_true", help="ignore configuration files")
+    parser.add_argument(
+        "--rule-pack",
+        action="append",
+        metavar="NAME",
+        help="rule pack name or TOML path (repeatable)",
+    )
+    parser.add_argument("--select", metavar="CODES", help="comma-separated codes to report")
+    parser.add_argument("--ignore", metavar="CODES", help="comma-separated codes not to report")
+    parser.add_argument(
+        "--exit-zero", action="store_true", help="exit 0 even when there are findings"
+    )
+    parser.add_argument("--explain", metavar="CODE", help="explain a check and exit")
+    parser.add_argument("--version", action="version", version=f"layout-audit {__version__}")
+    return parser
+
+
+def _codes(text: str | None, parser: argparse.ArgumentParser) -> list[str] | None:
+    if text is None:
+        return None
+    codes = [c.strip().upper() for c in text.split(",") if c.strip()]
+    for code in codes:
+        if code not in CHECKS:
+            parser.error(f"unknown code {code!r} (known: {', '.join(CHECKS)})")
+    return codes
+
+
+def explain(code: str, out: TextIO) -> int:
+    check = CHECKS.get(code.upper())
+    if check is None:
+        sys.stderr.write(f"layout-audit: unknown code {code!r} (known: {', '.join(CHECKS)})\n")
+        return EXIT_ERROR
+    out.write(f"{check.CODE} ({check.NAME}): {check.SUMMARY}\n\n{check.EXPLANATION}")
+    return EXIT_CLEAN
+
+
+def show_pools(result, out: TextIO) -> None:
+    from auditor.matrix import describe_value
+
+    for evaluation in result.evaluations:
+        title = evaluation.device.name
+        if evaluation.host is not None:
+            title = f"{evaluation.host.name} <- {title}"
+        out.write(
+            f"{title}: {len(evaluation.points)} points, varied: {', '.join(evaluation.varied) or '-'}\n"
+        )
+        for point in evaluation.points:
+            label = (
+                ", ".join(f"{n}={describe_value(point.values[n])}" for n in evaluation.varied)
+                or "base"
+            )
+            if point.infeasible is not None or point.failure is not None:
+                why = point.infeasible.reason if point.infeasible else point.failure.reason
+                out.write(f"  [{label}] skipped: {why}\n")
+                continue
+            for role, figures in (("device", point.device), ("host", point.host)):
+                for name, figure in figures.items():
+                    size = (
+                        figure.arithmetic
+                        if figure.resolved
+                        else f"unresolved: {figure.unknown.reason}"
+                    )
+                    out.write(f"  [{label}] {role} {name}: {size}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.explain:
+        return explain(args.explain, sys.stdout)
+    paths = args.paths or [Path(".")]
+    try:
+        config = None if args.isolated else (args.config or find_config(paths))
+        settings = load_settings(config, args.rule_pack)
+    except ConfigError as error:
+        sys.stderr.write(f"layout-audit: error: {error}\n")
+        return EXIT_ERROR
+    select, ignore = _codes(args.select, parser), _codes(args.ignore, parser)
+    if select is not None:
+        settings.select = select
+    if ignore is not None:
+        settings.ignore = ignore
+    from auditor.engine import audit
+    from auditor.report import json_report, text
+
+    try:
+        result = audit(paths, settings)
+    except Exception as error:  # noqa: BLE001 - an internal error must still exit 2, not crash
+        sys.stderr.write(f"layout-audit: internal error: {type(error).__name__}: {error}\n")
+        return EXIT_ERROR
+    if args.output_format == "json":
+        json_report.render(result, sys.stdout)
+    else:
+        text.render(result, sys.stdout, sys.stderr, args.show_unresolved)
+    if args.show_pools:
+        show_pools(result, sys.stdout)
+    if args.exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if result.findings or result.errors else EXIT_CLEAN

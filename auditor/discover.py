@@ -1,0 +1,96 @@
+"""Stage 1: find the Python files to audit, skipping VCS, virtualenv and build folders."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "env",
+        ".env",
+        ".tox",
+        ".nox",
+        "__pycache__",
+        "build",
+        "dist",
+        "site-packages",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".layout_audit_cache",
+        "node_modules",
+    }
+)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file to audit: its path on disk, the root it was found under and its module name."""
+
+    path: Path
+    root: Path
+    module: str
+
+
+def _is_virtualenv(directory: Path) -> bool:
+    return (directory / "pyvenv.cfg").is_file()
+
+
+def module_name(path: Path, root: Path) -> str:
+    """Dotted module name of `path` relative to `root` (`pkg/__init__.py` -> `pkg`)."""
+    relative = path.relative_to(root).with_suffix("")
+    parts = list(relative.parts)
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts) if parts else path.stem
+
+
+def discover(paths: list[Path]) -> tuple[list[SourceFile], list[tuple[Path, str]]]:
+    """Return the `.py` files under `paths`, sorted, and the paths that could not be read.
+
+    A file named directly is audited even if a skip rule would hide it, as ruff does.
+    """
+    found: dict[Path, SourceFile] = {}
+    problems: list[tuple[Path, str]] = []
+    for given in paths:
+        if not given.exists():
+            problems.append((given, "no such file or directory"))
+            continue
+        if given.is_file():
+            root = given.parent
+            found.setdefault(given, SourceFile(given, root, module_name(given, root)))
+            continue
+        root = given
+        seen_dirs: set[tuple[int, int]] = set()
+        for directory, subdirs, files in os.walk(given, followlinks=False, onerror=None):
+            current = Path(directory)
+            try:
+                stat = current.stat()
+                key = (stat.st_dev, stat.st_ino)
+            except OSError as error:
+                problems.append((current, error.strerror or str(error)))
+                subdirs[:] = []
+                continue
+            if key in seen_dirs:
+                subdirs[:] = []
+                continue
+            seen_dirs.add(key)
+            subdirs[:] = sorted(
+                d
+                for d in subdirs
+                if d not in SKIPPED_DIRS
+                and not d.endswith(".egg-info")
+                and not _is_virtualenv(current / d)
+            )
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    path = current / name
+                    found.setdefault(path, SourceFile(path, root, module_name(path, root)))
+    return sorted(found.values(), key=lambda f: str(f.path)), problems

@@ -1,0 +1,143 @@
+"""The pipeline, stage by stage: discover -> parse -> index -> pair -> evaluate -> check."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from auditor.checks import CHECKS
+from auditor.discover import discover
+from auditor.evaluate import Evaluation, PoolEvaluator
+from auditor.findings import Finding
+from auditor.index import ProjectIndex
+from auditor.interpret.values import Unknown
+from auditor.limits import DEFAULT_LIMITS, Limits
+from auditor.pairing import PoolCatalog, catalog
+from auditor.parse import FileError, ParsedModule, parse_file
+from auditor.settings import Settings
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """Something the interpreter could not determine, and what it was trying to determine."""
+
+    subject: str
+    unknown: Unknown
+
+
+@dataclass
+class AuditResult:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    unresolved: list[Unresolved] = field(default_factory=list)
+    evaluations: list[Evaluation] = field(default_factory=list)
+    catalog: PoolCatalog | None = None
+    files_read: int = 0
+    seconds: float = 0.0
+
+    @property
+    def points_evaluated(self) -> int:
+        return sum(len(e.points) for e in self.evaluations)
+
+
+def display_path(path: Path) -> str:
+    """Paths relative to the working directory when below it, as ruff prints them."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def _excluded(path: str, patterns: list[str]) -> bool:
+    from fnmatch import fnmatch
+
+    parts = Path(path).parts
+    return any(
+        fnmatch(path, pattern) or any(fnmatch(part, pattern) for part in parts)
+        for pattern in patterns
+    )
+
+
+def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -> None:
+    pair = (
+        evaluation.device.name
+        if evaluation.host is None
+        else (f"{evaluation.host.name} <- {evaluation.device.name}")
+    )
+    feasible = evaluation.feasible
+    if evaluation.points and not feasible:
+        first = evaluation.points[0]
+        reason = first.failure or Unknown(
+            f"no feasible config point: {first.infeasible.reason}", first.infeasible.location
+        )
+        into.setdefault((pair, reason.reason), Unresolved(pair, reason))
+    for point in evaluation.points:
+        if point.failure is not None:
+            into.setdefault((pair, point.failure.reason), Unresolved(pair, point.failure))
+        sides = [(evaluation.device.name, point.device)]
+        if evaluation.host is not None:
+            sides.append((evaluation.host.name, point.host))
+        for class_name, figures in sides:
+            for figure in figures.values():
+                if figure.unknown is not None:
+                    subject = f"{class_name}.{figure.name}"
+                    key = (subject, figure.unknown.reason, figure.unknown.location)
+                    into.setdefault(key, Unresolved(subject, figure.unknown))
+
+
+def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS) -> AuditResult:
+    """Audit the Python files under `paths`. Never imports or runs any of them."""
+    started = time.perf_counter()
+    result = AuditResult()
+    sources, problems = discover(paths)
+    for path, why in problems:
+        result.errors.append(FileError(display_path(path), 1, 1, why))
+    parsed: list[ParsedModule] = []
+    for source in sources:
+        shown = display_path(source.path)
+        if settings.exclude and _excluded(shown, settings.exclude):
+            continue
+        outcome = parse_file(source, shown)
+        if isinstance(outcome, FileError):
+            result.errors.append(outcome)
+        else:
+            parsed.append(outcome)
+    result.files_read = len(parsed)
+    index = ProjectIndex(parsed)
+    pools = catalog(index, settings)
+    result.catalog = pools
+    evaluator = PoolEvaluator(index, settings, limits)
+    unresolved: dict[tuple, Unresolved] = {}
+    for unknown in pools.unresolved:
+        unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
+    paired_devices = set()
+    selected = [code for code in settings.select if code not in settings.ignore]
+    for pair in pools.pairs:
+        evaluation = evaluator.evaluate(pair.device, pair.host)
+        result.evaluations.append(evaluation)
+        paired_devices.add(id(pair.device))
+        _collect_unresolved(evaluation, unresolved)
+        for code in selected:
+            for finding in CHECKS[code].check(evaluation, settings):
+                result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
+    for device in pools.devices:
+        if id(device) not in paired_devices:
+            evaluation = evaluator.evaluate(device)
+            result.evaluations.append(evaluation)
+            _collect_unresolved(evaluation, unresolved)
+    result.findings.sort(key=Finding.sort_key)
+    result.errors.sort(key=lambda e: (e.path, e.line, e.column))
+    result.unresolved = sorted(
+        unresolved.values(),
+        key=lambda u: (
+            u.unknown.location.path if u.unknown.location else "",
+            u.unknown.location.line if u.unknown.location else 0,
+            u.subject,
+            u.unknown.reason,
+        ),
+    )
+    result.seconds = time.perf_counter() - started
+    return result

@@ -1,0 +1,342 @@
+"""Stage 3: index the audited tree: modules, classes, functions, imports and the class hierarchy.
+
+Everything here is static: names are resolved by following import statements through the
+indexed modules, never by importing anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from auditor.parse import ParsedModule
+
+NEUTRAL_BASES = frozenset(
+    {"object", "abc.ABC", "ABC", "typing.Generic", "Generic", "typing.Protocol", "Protocol"}
+)
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    """A function or method defined in the audited tree."""
+
+    name: str
+    qualname: str
+    module: ModuleInfo
+    node: cst.FunctionDef
+    owner: ClassInfo | None = None
+
+    @property
+    def decorators(self) -> list[str]:
+        return [self.module.parsed.code(d.decorator).strip() for d in self.node.decorators]
+
+    def has_decorator(self, *names: str) -> bool:
+        for decorator in self.decorators:
+            base = decorator.split("(")[0]
+            if base in names or base.rsplit(".", 1)[-1] in names:
+                return True
+        return False
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    """A class defined in the audited tree, with its methods and (statically resolved) bases."""
+
+    name: str
+    qualname: str
+    module: ModuleInfo
+    node: cst.ClassDef
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    bases: list[ClassInfo] = field(default_factory=list)
+    external_bases: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return f"<class {self.qualname}>"
+
+    @property
+    def location(self):
+        return self.module.parsed.location(self.node.name)
+
+    def mro(self) -> list[ClassInfo]:
+        """Method resolution order over in-tree classes (C3, falling back to depth-first)."""
+        return _c3(self, set())
+
+    def is_abstract(self) -> bool:
+        abstract: set[str] = set()
+        for cls in reversed(self.mro()):
+            for name, method in cls.methods.items():
+                if method.has_decorator("abstractmethod", "abc.abstractmethod"):
+                    abstract.add(name)
+                else:
+                    abstract.discard(name)
+        return bool(abstract)
+
+    def has_opaque_base(self) -> bool:
+        """True when some ancestor is defined outside the audited tree (its members are unknown)."""
+        return any(
+            base not in NEUTRAL_BASES and not base.endswith(("Enum", "IntEnum"))
+            for cls in self.mro()
+            for base in cls.external_bases
+        )
+
+    def find_method(self, name: str) -> FunctionInfo | None:
+        for cls in self.mro():
+            if name in cls.methods:
+                return cls.methods[name]
+        return None
+
+
+def _c3(cls: ClassInfo, visiting: set[int]) -> list[ClassInfo]:
+    if id(cls) in visiting:
+        return [cls]
+    visiting = visiting | {id(cls)}
+    sequences = [_c3(base, visiting) for base in cls.bases] + [list(cls.bases)]
+    result = [cls]
+    while True:
+        sequences = [seq for seq in sequences if seq]
+        if not sequences:
+            return result
+        for seq in sequences:
+            head = seq[0]
+            if not any(head in other[1:] for other in sequences):
+                break
+        else:  # inconsistent hierarchy: fall back to depth-first order
+            for seq in sequences:
+                for item in seq:
+                    if item not in result:
+                        result.append(item)
+            return result
+        result.append(head)
+        for seq in sequences:
+            if seq and seq[0] is head:
+                del seq[0]
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    """A parsed module and what its top level binds (statically)."""
+
+    name: str
+    parsed: ParsedModule
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    imports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    is_package: bool = False
+
+    @property
+    def path(self) -> str:
+        return self.parsed.display_path
+
+
+def absolute_module(module: ModuleInfo, relative: int, name: str | None) -> str:
+    """Resolve `from ..x import y`'s module part against the importing module."""
+    if not relative:
+        return name or ""
+    parts = module.name.split(".")
+    keep = len(parts) - relative + (1 if module.is_package else 0)
+    base = parts[: max(keep, 0)]
+    if name:
+        base.append(name)
+    return ".".join(base)
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` as a string, or None if the expression is not a dotted name."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = dotted(node.value)
+        return f"{head}.{node.attr.value}" if head else None
+    return None
+
+
+def import_bindings(
+    module: ModuleInfo, statement: cst.Import | cst.ImportFrom
+) -> list[tuple[str, str, str | None]]:
+    """(bound name, module, attribute or None) for each name an import statement binds."""
+    bindings: list[tuple[str, str, str | None]] = []
+    if isinstance(statement, cst.Import):
+        for alias in statement.names:
+            full = dotted(alias.name) or ""
+            if alias.asname is not None:
+                bindings.append((alias.asname.name.value, full, None))
+            else:
+                head = full.split(".")[0]
+                bindings.append((head, head, None))
+        return bindings
+    source = absolute_module(
+        module, len(statement.relative), dotted(statement.module) if statement.module else None
+    )
+    if isinstance(statement.names, cst.ImportStar):
+        return bindings
+    for alias in statement.names:
+        attr = dotted(alias.name) or ""
+        bound = alias.asname.name.value if alias.asname is not None else attr
+        bindings.append((bound, source, attr))
+    return bindings
+
+
+class _TopLevelCollector(cst.CSTVisitor):
+    """Collects classes, functions and imports; imports anywhere (functions, TYPE_CHECKING)."""
+
+    def __init__(self, module: ModuleInfo) -> None:
+        self.module = module
+        self.class_stack: list[ClassInfo] = []
+        self.function_depth = 0
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        if self.function_depth:
+            return False
+        prefix = f"{self.class_stack[-1].qualname}." if self.class_stack else f"{self.module.name}."
+        info = ClassInfo(node.name.value, prefix + node.name.value, self.module, node)
+        if not self.class_stack:
+            self.module.classes.setdefault(node.name.value, info)
+        self.class_stack.append(info)
+        return True
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        if not self.function_depth:
+            self.class_stack.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        if self.function_depth == 0:
+            owner = self.class_stack[-1] if self.class_stack else None
+            prefix = owner.qualname if owner else self.module.name
+            info = FunctionInfo(
+                node.name.value, f"{prefix}.{node.name.value}", self.module, node, owner
+            )
+            if owner is not None:
+                owner.methods[node.name.value] = info
+            else:
+                self.module.functions.setdefault(node.name.value, info)
+        self.function_depth += 1
+        return True
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.function_depth -= 1
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        self._record(node)
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        self._record(node)
+        return False
+
+    def _record(self, node: cst.Import | cst.ImportFrom) -> None:
+        if self.class_stack or self.function_depth:
+            return  # local imports are bound when the interpreter runs them
+        for bound, source, attr in import_bindings(self.module, node):
+            self.module.imports.setdefault(bound, (source, attr))
+
+
+class ProjectIndex:
+    """All indexed modules of an audit, with name resolution across them."""
+
+    def __init__(self, parsed_modules: list[ParsedModule]) -> None:
+        self.modules: dict[str, ModuleInfo] = {}
+        for parsed in parsed_modules:
+            name = parsed.source.module
+            info = ModuleInfo(name, parsed, is_package=parsed.source.path.name == "__init__.py")
+            _collect_top_level(info)
+            self.modules.setdefault(name, info)
+        self._suffix_cache: dict[str, ModuleInfo | None] = {}
+        for module in self.modules.values():
+            for cls in module.classes.values():
+                self._link_bases(cls)
+        self.subclasses: dict[int, list[ClassInfo]] = {}
+        for cls in self.all_classes():
+            for base in cls.bases:
+                self.subclasses.setdefault(id(base), []).append(cls)
+
+    def all_classes(self) -> list[ClassInfo]:
+        return [cls for module in self.modules.values() for cls in module.classes.values()]
+
+    def find_module(self, name: str) -> ModuleInfo | None:
+        """Exact module name, else the indexed module whose name is the longest dotted suffix.
+
+        Lets `from sglang.srt.mem_cache.x import Y` resolve when only `sglang/srt` was given.
+        """
+        if name in self.modules:
+            return self.modules[name]
+        if name not in self._suffix_cache:
+            best: ModuleInfo | None = None
+            for candidate, module in self.modules.items():
+                if name.endswith("." + candidate) and (
+                    best is None or len(candidate) > len(best.name)
+                ):
+                    best = module
+            self._suffix_cache[name] = best
+        return self._suffix_cache[name]
+
+    def resolve_static(self, module: ModuleInfo, name: str, depth: int = 0):
+        """Follow a top-level name through imports to a ClassInfo, FunctionInfo or ModuleInfo.
+
+        Returns a dotted string for names defined outside the tree, None if unbound.
+        """
+        if depth > 20:
+            return None
+        head, _, rest = name.partition(".")
+        target = None
+        if head in module.classes:
+            target = module.classes[head]
+        elif head in module.functions:
+            target = module.functions[head]
+        elif head in module.imports:
+            source, attr = module.imports[head]
+            target = self.resolve_import(source, attr, depth + 1)
+        else:
+            return None
+        for part in rest.split(".") if rest else []:
+            if isinstance(target, ModuleInfo):
+                target = self.resolve_static(target, part, depth + 1)
+            elif isinstance(target, str):
+                target = f"{target}.{part}"
+            else:
+                return None
+        return target
+
+    def resolve_import(self, source: str, attr: str | None, depth: int = 0):
+        if attr is None:
+            module = self.find_module(source)
+            return module if module is not None else source
+        module = self.find_module(source)
+        if module is None:
+            submodule = self.find_module(f"{source}.{attr}") if source else None
+            return submodule if submodule is not None else f"{source}.{attr}"
+        found = self.resolve_static(module, attr, depth + 1)
+        if found is None:
+            submodule = self.find_module(f"{module.name}.{attr}")
+            return submodule
+        return found
+
+    def _link_bases(self, cls: ClassInfo) -> None:
+        for arg in cls.node.bases:
+            name = dotted(arg.value)
+            if name is None:
+                cls.external_bases.append(cls.module.parsed.code(arg.value))
+                continue
+            target = self.resolve_static(cls.module, name)
+            if isinstance(target, ClassInfo) and target is not cls:
+                cls.bases.append(target)
+            elif isinstance(target, str):
+                cls.external_bases.append(target)
+            else:
+                cls.external_bases.append(name)
+
+    def all_subclasses(self, cls: ClassInfo) -> list[ClassInfo]:
+        """`cls` and every class below it in the tree, in a stable order."""
+        ordered: list[ClassInfo] = []
+        stack = [cls]
+        while stack:
+            current = stack.pop(0)
+            if current in ordered:
+                continue
+            ordered.append(current)
+            stack.extend(self.subclasses.get(id(current), []))
+        return ordered
+
+
+def _collect_top_level(info: ModuleInfo) -> None:
+    info.parsed.tree.visit(_TopLevelCollector(info))

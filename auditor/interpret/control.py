@@ -1,0 +1,38 @@
+"""Signals the interpreter raises to unwind: infeasible config points, budgets, control flow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auditor.location import Location
+
+
+class Infeasible(Exception):  # noqa: N818 - a signal, not an error
+    """An `assert` or `raise` decided at this config point: the point can never be built."""
+
+    def __init__(self, reason: str, location: Location | None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.location = location
+
+
+class BudgetExceeded(Exception):  # noqa: N818
+    """The pool build used up its step budget; everything it would produce is Unknown."""
+
+    def __init__(self, reason: str, location: Location | None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.location = location
+
+
+class ReturnSignal(Exception):  # noqa: N818
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class BreakSignal(Exception):  # noqa: N818
+    pass
+
+
+class ContinueSignal(Exception):  # noqa: N818
+    pass

@@ -1,0 +1,476 @@
+"""Expression evaluation, one function per libcst expression type."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from auditor.interpret import library
+from auditor.interpret.scopes import Frame
+from auditor.interpret.values import (
+    ClassRef,
+    ExternalRef,
+    FunctionRef,
+    Instance,
+    Lambda,
+    SuperProxy,
+    Unknown,
+    is_unknown,
+)
+
+if TYPE_CHECKING:
+    from auditor.interpret.machine import Interpreter
+
+
+def _location(frame: Frame, node: cst.CSTNode):
+    return frame.module.parsed.location(node)
+
+
+def _literal(interp: Interpreter, node, frame: Frame) -> Any:
+    try:
+        value = ast.literal_eval(node.value)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return Unknown("literal not understood", _location(frame, node))
+    return interp.bounded(value, _location(frame, node))
+
+
+def _imaginary(interp: Interpreter, node, frame: Frame) -> Any:
+    return Unknown("complex numbers are not modelled", _location(frame, node))
+
+
+def _concatenated(interp: Interpreter, node: cst.ConcatenatedString, frame: Frame) -> Any:
+    left = interp.eval(node.left, frame)
+    right = interp.eval(node.right, frame)
+    if isinstance(left, str) and isinstance(right, str):
+        return left + right
+    return (
+        left
+        if is_unknown(left)
+        else Unknown("string concatenation not modelled", _location(frame, node))
+    )
+
+
+def _fstring(interp: Interpreter, node: cst.FormattedString, frame: Frame) -> Any:
+    pieces = []
+    for part in node.parts:
+        if isinstance(part, cst.FormattedStringText):
+            pieces.append(part.value)
+            continue
+        value = interp.eval(part.expression, frame)
+        if is_unknown(value):
+            return value
+        if part.conversion is not None or part.format_spec is not None:
+            return Unknown(
+                "formatted value with a conversion is not modelled", _location(frame, node)
+            )
+        if not isinstance(value, (int, float, str, bool, type(None))):
+            return Unknown("formatted value of a non-scalar", _location(frame, node))
+        pieces.append(str(value))
+    return "".join(pieces)
+
+
+def _name(interp: Interpreter, node: cst.Name, frame: Frame) -> Any:
+    return interp.lookup_name(node.value, frame, node)
+
+
+def _attribute(interp: Interpreter, node: cst.Attribute, frame: Frame) -> Any:
+    obj = interp.eval(node.value, frame)
+    return interp.get_attribute(obj, node.attr.value, _location(frame, node))
+
+
+def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
+    container = interp.eval(node.value, frame)
+    if isinstance(container, ExternalRef):  # typing: Optional[int], Dict[str, int] ...
+        return ExternalRef(f"{container.name}[]")
+    if is_unknown(container):
+        return container
+    keys = []
+    for element in node.slice:
+        index = element.slice
+        if isinstance(index, cst.Index):
+            keys.append(interp.eval(index.value, frame))
+        else:
+            parts = [
+                interp.eval(p, frame) if p is not None else None
+                for p in (index.lower, index.upper, index.step)
+            ]
+            unknown = library.first_unknown(parts)
+            if unknown is not None:
+                return unknown
+            keys.append(slice(*parts))
+    key = keys[0] if len(keys) == 1 else tuple(keys)
+    if is_unknown(key):
+        return key
+    if isinstance(container, (dict, list, tuple, str)):
+        try:
+            return container[key]
+        except (KeyError, IndexError, TypeError) as error:
+            return Unknown(f"lookup failed: {type(error).__name__} {key!r}", _location(frame, node))
+    return Unknown(
+        f"subscript of {type(container).__name__} is not modelled", _location(frame, node)
+    )
+
+
+def _binary(interp: Interpreter, node: cst.BinaryOperation, frame: Frame) -> Any:
+    left = interp.eval(node.left, frame)
+    right = interp.eval(node.right, frame)
+    return interp.binary(type(node.operator), left, right, _location(frame, node))
+
+
+def _unary(interp: Interpreter, node: cst.UnaryOperation, frame: Frame) -> Any:
+    value = interp.eval(node.expression, frame)
+    if isinstance(node.operator, cst.Not):
+        verdict = interp.truth(value)
+        if verdict is None:
+            return (
+                value
+                if is_unknown(value)
+                else Unknown("truth value not modelled", _location(frame, node))
+            )
+        return not verdict
+    if is_unknown(value):
+        return value
+    if not isinstance(value, (int, float)):
+        return Unknown("unary operator on a non-number", _location(frame, node))
+    if isinstance(node.operator, cst.Minus):
+        return -value
+    if isinstance(node.operator, cst.Plus):
+        return +value
+    if isinstance(node.operator, cst.BitInvert) and isinstance(value, int):
+        return ~value
+    return Unknown("unary operator not modelled", _location(frame, node))
+
+
+def _boolean(interp: Interpreter, node: cst.BooleanOperation, frame: Frame) -> Any:
+    left = interp.eval(node.left, frame)
+    verdict = interp.truth(left)
+    is_and = isinstance(node.operator, cst.And)
+    if verdict is None:
+        right = interp.eval(node.right, frame)
+        right_verdict = interp.truth(right)
+        if is_and and right_verdict is False:
+            return Unknown("`and` with an undecided left side", _location(frame, node))
+        if not is_and and right_verdict is True:
+            return Unknown("`or` with an undecided left side", _location(frame, node))
+        return (
+            left
+            if is_unknown(left)
+            else Unknown("truth value not modelled", _location(frame, node))
+        )
+    if is_and:
+        return interp.eval(node.right, frame) if verdict else left
+    return left if verdict else interp.eval(node.right, frame)
+
+
+def _comparison(interp: Interpreter, node: cst.Comparison, frame: Frame) -> Any:
+    left = interp.eval(node.left, frame)
+    result: Any = True
+    for target in node.comparisons:
+        right = interp.eval(target.comparator, frame)
+        outcome = interp.compare(type(target.operator), left, right, _location(frame, node))
+        if is_unknown(outcome):
+            return outcome
+        if not outcome:
+            return False
+        result = outcome
+        left = right
+    return result
+
+
+def _if_expression(interp: Interpreter, node: cst.IfExp, frame: Frame) -> Any:
+    test = interp.eval(node.test, frame)
+    verdict = interp.truth(test)
+    if verdict is None:
+        return (
+            test if is_unknown(test) else Unknown("condition not decided", _location(frame, node))
+        )
+    return interp.eval(node.body if verdict else node.orelse, frame)
+
+
+def _elements(interp: Interpreter, elements, frame: Frame) -> list | Unknown:
+    values: list = []
+    for element in elements:
+        value = interp.eval(element.value, frame)
+        if isinstance(element, cst.StarredElement):
+            if not isinstance(value, (list, tuple)):
+                return value if is_unknown(value) else Unknown("starred value not modelled", None)
+            values.extend(value)
+        else:
+            values.append(value)
+        if len(values) > interp.limits.max_sequence_length:
+            return Unknown("sequence over the length limit", None)
+    return values
+
+
+def _tuple(interp: Interpreter, node: cst.Tuple, frame: Frame) -> Any:
+    values = _elements(interp, node.elements, frame)
+    return values if is_unknown(values) else tuple(values)
+
+
+def _list(interp: Interpreter, node: cst.List, frame: Frame) -> Any:
+    return _elements(interp, node.elements, frame)
+
+
+def _set(interp: Interpreter, node: cst.Set, frame: Frame) -> Any:
+    values = _elements(interp, node.elements, frame)
+    if is_unknown(values):
+        return values
+    try:
+        return frozenset(values)
+    except TypeError:
+        return Unknown("set of unhashable values", _location(frame, node))
+
+
+def _dict(interp: Interpreter, node: cst.Dict, frame: Frame) -> Any:
+    result: dict = {}
+    for element in node.elements:
+        if isinstance(element, cst.StarredDictElement):
+            value = interp.eval(element.value, frame)
+            if not isinstance(value, dict):
+                return (
+                    value
+                    if is_unknown(value)
+                    else Unknown("** of a non-dict", _location(frame, node))
+                )
+            result.update(value)
+            continue
+        key = interp.eval(element.key, frame)
+        if is_unknown(key):
+            return key
+        try:
+            result[key] = interp.eval(element.value, frame)
+        except TypeError:
+            return Unknown("unhashable dict key", _location(frame, node))
+    return result
+
+
+def _comprehension_items(interp: Interpreter, comp: cst.CompFor, frame: Frame, produce, out: list):
+    """Run a comprehension's `for ... in ... if ...` clauses, calling `produce` per item."""
+    iterable = interp.eval(comp.iter, frame)
+    if isinstance(iterable, dict):
+        iterable = list(iterable)
+    if not isinstance(iterable, (list, tuple, str, frozenset)):
+        raise _Undetermined(
+            iterable
+            if is_unknown(iterable)
+            else Unknown("comprehension over a value not modelled", _location(frame, comp))
+        )
+    for item in iterable:
+        interp.assign(comp.target, item, frame)
+        keep = True
+        for condition in comp.ifs:
+            verdict = interp.truth(interp.eval(condition.test, frame))
+            if verdict is None:
+                raise _Undetermined(
+                    Unknown("comprehension filter not decided", _location(frame, condition))
+                )
+            if not verdict:
+                keep = False
+                break
+        if not keep:
+            continue
+        if comp.inner_for_in is not None:
+            _comprehension_items(interp, comp.inner_for_in, frame, produce, out)
+        else:
+            out.append(produce(frame))
+        if len(out) > interp.limits.max_sequence_length:
+            raise _Undetermined(
+                Unknown("comprehension over the length limit", _location(frame, comp))
+            )
+
+
+class _Undetermined(Exception):  # noqa: N818
+    def __init__(self, unknown: Unknown) -> None:
+        self.unknown = unknown
+
+
+def _child_frame(frame: Frame) -> Frame:
+    child = Frame(frame.module, locals_=dict(frame.locals), function=frame.function)
+    child.parent_scope = frame.parent_scope
+    child.sources = dict(frame.sources)
+    child.receiver = frame.receiver
+    child.owner = frame.owner
+    return child
+
+
+def _list_comprehension(interp: Interpreter, node, frame: Frame) -> Any:
+    child = _child_frame(frame)
+    out: list = []
+    try:
+        _comprehension_items(interp, node.for_in, child, lambda f: interp.eval(node.elt, f), out)
+    except _Undetermined as stop:
+        return stop.unknown
+    if isinstance(node, cst.SetComp):
+        try:
+            return frozenset(out)
+        except TypeError:
+            return Unknown("set of unhashable values", _location(frame, node))
+    return out
+
+
+def _dict_comprehension(interp: Interpreter, node: cst.DictComp, frame: Frame) -> Any:
+    child = _child_frame(frame)
+    out: list = []
+    try:
+        _comprehension_items(
+            interp,
+            node.for_in,
+            child,
+            lambda f: (interp.eval(node.key, f), interp.eval(node.value, f)),
+            out,
+        )
+    except _Undetermined as stop:
+        return stop.unknown
+    result = {}
+    for key, value in out:
+        if is_unknown(key):
+            return key
+        result[key] = value
+    return result
+
+
+def _lambda(interp: Interpreter, node: cst.Lambda, frame: Frame) -> Any:
+    return Lambda(node, frame.module, dict(frame.locals))
+
+
+def _named(interp: Interpreter, node: cst.NamedExpr, frame: Frame) -> Any:
+    value = interp.eval(node.value, frame)
+    interp.assign(node.target, value, frame)
+    return value
+
+
+def _super(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
+    location = _location(frame, node)
+    if node.args:
+        if len(node.args) != 2:
+            return Unknown("super() with one argument is not modelled", location)
+        cls = interp.eval(node.args[0].value, frame)
+        obj = interp.eval(node.args[1].value, frame)
+        if isinstance(cls, ClassRef) and isinstance(obj, (Instance, ClassRef)):
+            return SuperProxy(obj, cls.cls)
+        return Unknown("super(X, obj) with unresolved arguments", location)
+    if frame.owner is None or frame.receiver is None:
+        return Unknown("super() outside a method", location)
+    return SuperProxy(frame.receiver, frame.owner)
+
+
+def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
+    location = _location(frame, node)
+    if (
+        isinstance(node.func, cst.Name)
+        and node.func.value == "super"
+        and "super" not in frame.locals
+    ):
+        return _super(interp, node, frame)
+    func = interp.eval(node.func, frame)
+    args: list = []
+    kwargs: dict = {}
+    sources: dict = {}
+    positional_nodes: list = []
+    for arg in node.args:
+        value = interp.eval(arg.value, frame)
+        if arg.star == "*":
+            if not isinstance(value, (list, tuple)):
+                return (
+                    value
+                    if is_unknown(value)
+                    else Unknown("*args of a value not modelled", location)
+                )
+            args.extend(value)
+        elif arg.star == "**":
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                return (
+                    value
+                    if is_unknown(value)
+                    else Unknown("**kwargs of a value not modelled", location)
+                )
+            kwargs.update(value)
+        elif arg.keyword is not None:
+            kwargs[arg.keyword.value] = value
+            sources[arg.keyword.value] = (arg.value, frame)
+        else:
+            sources[len(args)] = (arg.value, frame)
+            positional_nodes.append(arg.value)
+            args.append(value)
+    arg_texts: tuple = ()
+    if isinstance(func, ExternalRef) and func.name in library.ALLOCATORS and positional_nodes:
+        if len(positional_nodes) == 1 or func.name in ("torch.full", "torch.empty_strided"):
+            arg_texts = tuple(shape_texts(positional_nodes[0], frame))
+        else:
+            arg_texts = tuple(dim_text(n, frame) for n in positional_nodes)
+    if isinstance(func, FunctionRef):
+        return interp.call_function(
+            func.function, func.bound, args, kwargs, location, func.owner, arg_sources=sources
+        )
+    if isinstance(func, ClassRef):
+        return interp.instantiate(func.cls, args, kwargs, location, arg_sources=sources)
+    return interp.call(func, args, kwargs, location, arg_texts)
+
+
+_MAX_TEXT = 120
+
+
+def shape_texts(node: cst.BaseExpression, frame: Frame, depth: int = 0) -> list[str]:
+    """Source text of each dimension of a shape expression, following simple local names."""
+    if isinstance(node, cst.Name) and node.value in frame.sources and depth < 6:
+        source, source_frame = frame.sources[node.value]
+        return shape_texts(source, source_frame, depth + 1)
+    if isinstance(node, (cst.Tuple, cst.List)):
+        if any(isinstance(e, cst.StarredElement) for e in node.elements):
+            return [dim_text(node, frame)]
+        return [dim_text(e.value, frame) for e in node.elements]
+    return [dim_text(node, frame)]
+
+
+def dim_text(node: cst.BaseExpression, frame: Frame, depth: int = 0) -> str:
+    """One dimension's source, with a bare local name replaced by what it was assigned."""
+    if isinstance(node, cst.Name) and node.value in frame.sources and depth < 6:
+        source, source_frame = frame.sources[node.value]
+        text = dim_text(source, source_frame, depth + 1)
+        if len(text) <= _MAX_TEXT:
+            return text
+    text = " ".join(frame.module.parsed.code(node).replace("self.", "").split())
+    text = text.replace("( ", "(").replace(" )", ")")
+    while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+        text = text[1:-1]
+    return text
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+EXPRESSIONS = {
+    cst.Integer: _literal,
+    cst.Float: _literal,
+    cst.Imaginary: _imaginary,
+    cst.SimpleString: _literal,
+    cst.ConcatenatedString: _concatenated,
+    cst.FormattedString: _fstring,
+    cst.Name: _name,
+    cst.Attribute: _attribute,
+    cst.Subscript: _subscript,
+    cst.BinaryOperation: _binary,
+    cst.UnaryOperation: _unary,
+    cst.BooleanOperation: _boolean,
+    cst.Comparison: _comparison,
+    cst.IfExp: _if_expression,
+    cst.Tuple: _tuple,
+    cst.List: _list,
+    cst.Set: _set,
+    cst.Dict: _dict,
+    cst.ListComp: _list_comprehension,
+    cst.GeneratorExp: _list_comprehension,
+    cst.SetComp: _list_comprehension,
+    cst.DictComp: _dict_comprehension,
+    cst.Lambda: _lambda,
+    cst.NamedExpr: _named,
+    cst.Call: _call,
+}

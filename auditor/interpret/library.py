@@ -1,0 +1,462 @@
+"""What the interpreter knows of code outside the audited tree: builtins, math, torch allocators.
+
+Each entry computes on known values only and returns Unknown otherwise; dtype facts come from
+torch itself. Anything not listed here is Unknown ("call to X outside the audited tree").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from auditor import dtypes
+from auditor.interpret.values import (
+    BoundBuiltin,
+    ClassRef,
+    ExternalRef,
+    Instance,
+    Tensor,
+    Unknown,
+    is_unknown,
+)
+from auditor.location import Location
+
+if TYPE_CHECKING:
+    from auditor.interpret.machine import Interpreter
+
+ALLOCATORS = frozenset(
+    {"torch.zeros", "torch.empty", "torch.ones", "torch.full", "torch.empty_strided"}
+)
+SIMPLE = (int, float, bool, str, type(None))
+
+
+@dataclass(frozen=True)
+class Record:
+    """A plain read-only object from outside the tree, such as `torch.finfo(d)`."""
+
+    kind: str
+    fields: dict
+
+
+class CallContext:
+    """What a library function may use: the interpreter (for bounds), the call's location."""
+
+    def __init__(self, interpreter: Interpreter, location: Location, arg_texts: list) -> None:
+        self.interpreter = interpreter
+        self.location = location
+        self.arg_texts = arg_texts
+
+    def unknown(self, reason: str) -> Unknown:
+        return Unknown(reason, self.location)
+
+
+def first_unknown(values) -> Unknown | None:
+    for value in values:
+        if is_unknown(value):
+            return value
+    return None
+
+
+def _ints(values, ctx: CallContext, what: str) -> list[int] | Unknown:
+    result = []
+    for value in values:
+        if is_unknown(value):
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            return ctx.unknown(f"{what} is not an integer: {value!r}")
+        result.append(value)
+    return result
+
+
+def shape_of(args: list, ctx: CallContext) -> tuple[int, ...] | Unknown:
+    """The size argument(s) of an allocator: a tuple/list/torch.Size or ints given one by one."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        dims = list(args[0])
+    elif len(args) == 1 and is_unknown(args[0]):
+        return args[0]
+    else:
+        dims = list(args)
+    limits = ctx.interpreter.limits
+    if len(dims) > limits.max_shape_rank:
+        return ctx.unknown(
+            f"shape has {len(dims)} dimensions, over the limit of {limits.max_shape_rank}"
+        )
+    checked = _ints(dims, ctx, "shape dimension")
+    if is_unknown(checked):
+        return checked
+    if any(d < 0 for d in checked):
+        return ctx.unknown(f"negative dimension in shape {tuple(checked)}")
+    return tuple(checked)
+
+
+def numel(shape: tuple[int, ...]) -> int:
+    return math.prod(shape)
+
+
+def allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | Unknown:
+    if name == "torch.full":
+        args = args[:1]
+    if name == "torch.empty_strided":
+        size_arg = args[0] if args else kwargs.get("size")
+        stride_arg = args[1] if len(args) > 1 else kwargs.get("stride")
+        shape = shape_of([size_arg], ctx)
+        stride = shape_of([stride_arg], ctx)
+        if is_unknown(shape):
+            return shape
+        if is_unknown(stride):
+            return stride
+        elements = 0 if 0 in shape else 1 + sum((s - 1) * st for s, st in zip(shape, stride))
+    else:
+        if not args and "size" in kwargs:
+            args = [kwargs["size"]]
+        shape = shape_of(args, ctx)
+        if is_unknown(shape):
+            return shape
+        elements = numel(shape)
+    dtype = kwargs.get("dtype", None)
+    if dtype is None:
+        dtype = dtypes.torch_module().get_default_dtype()
+    if is_unknown(dtype):
+        return Unknown(
+            f"dtype of the allocation is unresolved: {dtype.reason}", dtype.location or ctx.location
+        )
+    if not dtypes.is_dtype(dtype):
+        return ctx.unknown(f"dtype of the allocation is not a torch dtype: {dtype!r}")
+    nbytes = elements * dtypes.itemsize(dtype)
+    if nbytes.bit_length() > ctx.interpreter.limits.max_int_bits:
+        return ctx.unknown("allocation size exceeds the integer limit")
+    return Tensor(
+        shape,
+        dtype,
+        nbytes,
+        ctx.location,
+        dims_text=tuple(ctx.arg_texts),
+        trace=tuple(ctx.interpreter.call_sites),
+    )
+
+
+def _min_max(fn: Callable) -> Callable:
+    def run(args: list, kwargs: dict, ctx: CallContext):
+        items = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        if len(args) == 1 and is_unknown(args[0]):
+            return args[0]
+        unknown = first_unknown(items)
+        if unknown is not None:
+            return unknown
+        if not items:
+            return kwargs.get("default", ctx.unknown(f"{fn.__name__}() of an empty sequence"))
+        try:
+            return fn(items)
+        except TypeError as error:
+            return ctx.unknown(f"{fn.__name__}(): {error}")
+
+    return run
+
+
+def _numeric(fn: Callable, name: str) -> Callable:
+    def run(args: list, kwargs: dict, ctx: CallContext):
+        unknown = first_unknown(list(args) + list(kwargs.values()))
+        if unknown is not None:
+            return unknown
+        if not all(isinstance(a, SIMPLE) for a in args):
+            return ctx.unknown(f"{name}() of a value the interpreter does not model")
+        try:
+            result = fn(*args, **kwargs)
+        except (TypeError, ValueError, OverflowError, ZeroDivisionError) as error:
+            return ctx.unknown(f"{name}(): {error}")
+        return ctx.interpreter.bounded(result, ctx.location)
+
+    return run
+
+
+def _range(args: list, kwargs: dict, ctx: CallContext):
+    bounds = _ints(args, ctx, "range() argument")
+    if is_unknown(bounds):
+        return bounds
+    try:
+        values = range(*bounds)
+    except (TypeError, ValueError) as error:
+        return ctx.unknown(f"range(): {error}")
+    limit = ctx.interpreter.limits.max_sequence_length
+    if len(values) > limit:
+        return ctx.unknown(f"range of {len(values)} items, over the limit of {limit}")
+    return list(values)
+
+
+def _isinstance(args: list, kwargs: dict, ctx: CallContext):
+    if len(args) != 2:
+        return ctx.unknown("isinstance() needs two arguments")
+    obj, classes = args
+    if is_unknown(obj) or is_unknown(classes):
+        return obj if is_unknown(obj) else classes
+    options = classes if isinstance(classes, tuple) else (classes,)
+    undecided = None
+    for option in options:
+        verdict = instance_of(obj, option, ctx)
+        if verdict is True:
+            return True
+        if verdict is None:
+            undecided = ctx.unknown(f"isinstance() against {option!r} cannot be decided")
+    return undecided if undecided is not None else False
+
+
+_BUILTIN_TYPES = {
+    "builtins.int": int,
+    "builtins.float": float,
+    "builtins.bool": bool,
+    "builtins.str": str,
+    "builtins.tuple": tuple,
+    "builtins.list": list,
+    "builtins.dict": dict,
+}
+
+
+def instance_of(obj: Any, option: Any, ctx: CallContext) -> bool | None:
+    if isinstance(option, ClassRef):
+        if isinstance(obj, Instance):
+            return option.cls in obj.cls.mro()
+        return False if isinstance(obj, (*SIMPLE, tuple, list, dict)) else None
+    if isinstance(option, ExternalRef):
+        if option.name in _BUILTIN_TYPES:
+            if isinstance(obj, Instance):
+                return None if obj.cls.has_opaque_base() else False
+            return isinstance(obj, _BUILTIN_TYPES[option.name])
+        if option.name == "torch.dtype":
+            return dtypes.is_dtype(obj)
+        if option.name == "torch.Tensor":
+            return isinstance(obj, Tensor)
+    return None
+
+
+def _element_size(args: list, kwargs: dict, ctx: CallContext):
+    if len(args) != 1:
+        return ctx.unknown("_element_size() needs one dtype")
+    if is_unknown(args[0]):
+        return args[0]
+    if not dtypes.is_dtype(args[0]):
+        return ctx.unknown(f"_element_size() of a non-dtype {args[0]!r}")
+    return dtypes.itemsize(args[0])
+
+
+def _finfo(kind: str) -> Callable:
+    def run(args: list, kwargs: dict, ctx: CallContext):
+        if len(args) != 1 or is_unknown(args[0]) or not dtypes.is_dtype(args[0]):
+            return (
+                args[0]
+                if args and is_unknown(args[0])
+                else ctx.unknown(f"torch.{kind}() of a non-dtype")
+            )
+        info_fn = getattr(dtypes.torch_module(), kind)
+        try:
+            info = info_fn(args[0])
+        except TypeError as error:
+            return ctx.unknown(f"torch.{kind}({dtypes.dtype_name(args[0])}): {error}")
+        fields = {"bits": info.bits, "max": info.max, "min": info.min, "dtype": str(info.dtype)}
+        return Record(kind, fields)
+
+    return run
+
+
+def _identity_first(args: list, kwargs: dict, ctx: CallContext):
+    return args[0] if args else ctx.unknown("expected one argument")
+
+
+def _to_tuple(args: list, kwargs: dict, ctx: CallContext):
+    if not args:
+        return ()
+    if is_unknown(args[0]):
+        return args[0]
+    if isinstance(args[0], (tuple, list, str)):
+        return tuple(args[0])
+    if isinstance(args[0], dict):
+        return tuple(args[0])
+    return ctx.unknown("tuple() of a value the interpreter does not model")
+
+
+def _to_list(args: list, kwargs: dict, ctx: CallContext):
+    result = _to_tuple(args, kwargs, ctx)
+    return result if is_unknown(result) else list(result)
+
+
+def _to_dict(args: list, kwargs: dict, ctx: CallContext):
+    if args and isinstance(args[0], dict):
+        return {**args[0], **kwargs}
+    if args:
+        return ctx.unknown("dict() from a value the interpreter does not model")
+    return dict(kwargs)
+
+
+def _sum(args: list, kwargs: dict, ctx: CallContext):
+    if not args:
+        return ctx.unknown("sum() needs an iterable")
+    if is_unknown(args[0]):
+        return args[0]
+    if not isinstance(args[0], (list, tuple)):
+        return ctx.unknown("sum() of a value the interpreter does not model")
+    return _checked_sum(args, ctx)
+
+
+def _checked_sum(args: list, ctx: CallContext):
+    items = list(args[0])
+    unknown = first_unknown(items)
+    if unknown is not None:
+        return unknown
+    if not all(isinstance(i, (int, float)) for i in items):
+        return ctx.unknown("sum() of non-numbers")
+    start = args[1] if len(args) > 1 else 0
+    return ctx.interpreter.bounded(sum(items, start), ctx.location)
+
+
+def _len(args: list, kwargs: dict, ctx: CallContext):
+    if args and isinstance(args[0], (tuple, list, dict, str)):
+        return len(args[0])
+    if args and is_unknown(args[0]):
+        return args[0]
+    return ctx.unknown("len() of a value the interpreter does not model")
+
+
+def _ignore(args: list, kwargs: dict, ctx: CallContext):
+    return None
+
+
+def _hasattr(args: list, kwargs: dict, ctx: CallContext):
+    if len(args) != 2 or not isinstance(args[1], str):
+        return ctx.unknown("hasattr() needs an object and a constant name")
+    found = ctx.interpreter.lookup_attribute(args[0], args[1], ctx.location)
+    if found is ABSENT:
+        return False
+    return found if is_unknown(found) else True
+
+
+def _getattr(args: list, kwargs: dict, ctx: CallContext):
+    if len(args) not in (2, 3) or not isinstance(args[1], str):
+        return ctx.unknown("getattr() needs an object and a constant name")
+    found = ctx.interpreter.lookup_attribute(args[0], args[1], ctx.location)
+    if found is ABSENT:
+        return args[2] if len(args) == 3 else ctx.unknown(f"object has no attribute {args[1]!r}")
+    return found
+
+
+def _type(args: list, kwargs: dict, ctx: CallContext):
+    if len(args) == 1 and isinstance(args[0], Instance):
+        return ClassRef(args[0].cls)
+    return ctx.unknown("type() of a value the interpreter does not model")
+
+
+def _divmod(args: list, kwargs: dict, ctx: CallContext):
+    return _numeric(divmod, "divmod")(args, kwargs, ctx)
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+
+
+def _cdiv(args: list, kwargs: dict, ctx: CallContext):
+    return _numeric(lambda a, b: -(-a // b), "cdiv")(args, kwargs, ctx)
+
+
+FUNCTIONS: dict[str, Callable] = {
+    "builtins.int": _numeric(int, "int"),
+    "builtins.float": _numeric(float, "float"),
+    "builtins.bool": _numeric(bool, "bool"),
+    "builtins.str": _numeric(str, "str"),
+    "builtins.abs": _numeric(abs, "abs"),
+    "builtins.round": _numeric(round, "round"),
+    "builtins.divmod": _divmod,
+    "builtins.min": _min_max(min),
+    "builtins.max": _min_max(max),
+    "builtins.sum": _sum,
+    "builtins.len": _len,
+    "builtins.range": _range,
+    "builtins.isinstance": _isinstance,
+    "builtins.hasattr": _hasattr,
+    "builtins.getattr": _getattr,
+    "builtins.type": _type,
+    "builtins.tuple": _to_tuple,
+    "builtins.list": _to_list,
+    "builtins.dict": _to_dict,
+    "builtins.print": _ignore,
+    "math.ceil": _numeric(math.ceil, "math.ceil"),
+    "math.floor": _numeric(math.floor, "math.floor"),
+    "math.prod": lambda args, kwargs, ctx: _checked_prod(args, ctx),
+    "math.log2": _numeric(math.log2, "math.log2"),
+    "math.sqrt": _numeric(math.sqrt, "math.sqrt"),
+    "math.isqrt": _numeric(math.isqrt, "math.isqrt"),
+    "math.gcd": _numeric(math.gcd, "math.gcd"),
+    "triton.cdiv": _cdiv,
+    "torch.Size": _to_tuple,
+    "torch.device": _identity_first,
+    "torch.finfo": _finfo("finfo"),
+    "torch.iinfo": _finfo("iinfo"),
+    "torch._utils._element_size": _element_size,
+    "torch.get_default_dtype": lambda args, kwargs, ctx: dtypes.torch_module().get_default_dtype(),
+}
+
+
+def _checked_prod(args: list, ctx: CallContext):
+    if not args or not isinstance(args[0], (list, tuple)):
+        return (
+            args[0]
+            if args and is_unknown(args[0])
+            else ctx.unknown("math.prod() of a non-sequence")
+        )
+    items = _ints(args[0], ctx, "math.prod() item")
+    if is_unknown(items):
+        return items
+    result = 1
+    for item in items:
+        result = ctx.interpreter.bounded(result * item, ctx.location)
+        if is_unknown(result):
+            return result
+    return result
+
+
+def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
+    if name in ALLOCATORS:
+        return allocate(name, args, kwargs, ctx)
+    function = FUNCTIONS.get(name)
+    if function is None:
+        return ctx.unknown(f"call to {name}() (outside the audited tree)")
+    return function(args, kwargs, ctx)
+
+
+DTYPE_ATTRIBUTES = frozenset({"itemsize", "is_floating_point", "is_complex", "is_signed"})
+
+
+def external_attribute(base: str, name: str):
+    """`torch.bfloat16` -> the real dtype; anything else stays a named external reference."""
+    full = f"{base}.{name}"
+    if base == "torch":
+        dtype = dtypes.dtype_by_name(name)
+        if dtype is not None:
+            return dtype
+    return ExternalRef(full)
+
+
+def value_attribute(value: Any, name: str, location: Location):
+    """Attributes and methods of known non-audited values (dtypes, tensors, containers)."""
+    if dtypes.is_dtype(value):
+        if name in DTYPE_ATTRIBUTES:
+            return getattr(value, name)
+        return Unknown(f"dtype attribute {name!r} is not modelled", location)
+    if isinstance(value, Tensor):
+        if name == "dtype":
+            return value.dtype
+        if name == "shape":
+            return value.shape
+        if name == "nbytes":
+            return value.nbytes
+        return BoundBuiltin(value, name)
+    if isinstance(value, Record):
+        if name in value.fields:
+            return value.fields[name]
+        return Unknown(f"{value.kind} attribute {name!r} is not modelled", location)
+    if isinstance(value, (list, tuple, dict, str)):
+        return BoundBuiltin(value, name)
+    return Unknown(f"attribute {name!r} of {type(value).__name__} is not modelled", location)

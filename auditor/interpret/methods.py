@@ -1,0 +1,151 @@
+"""Methods of known values: containers, strings and tensors (`.view(dtype)` keeps the bytes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auditor import dtypes
+from auditor.interpret.library import CallContext, first_unknown, numel, shape_of
+from auditor.interpret.values import BoundBuiltin, Tensor, Unknown, is_unknown
+
+_LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "index", "count", "copy"})
+_DICT_METHODS = frozenset({"get", "items", "keys", "values", "setdefault", "update", "copy", "pop"})
+_STR_METHODS = frozenset(
+    {"upper", "lower", "startswith", "endswith", "strip", "split", "replace", "join", "format"}
+)
+_TENSOR_SAME_BYTES = frozenset(
+    {
+        "contiguous",
+        "pin_memory",
+        "cuda",
+        "cpu",
+        "detach",
+        "clone",
+        "share_memory_",
+        "requires_grad_",
+    }
+)
+
+
+def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext) -> Any:
+    receiver, name = method.receiver, method.name
+    if isinstance(receiver, Tensor):
+        return _tensor_method(receiver, name, args, kwargs, ctx)
+    unknown = first_unknown(args)
+    if isinstance(receiver, list) and name in _LIST_METHODS:
+        if name in ("append", "insert", "extend") and unknown is None:
+            if len(receiver) >= ctx.interpreter.limits.max_sequence_length:
+                return ctx.unknown("list grew over the length limit")
+        try:
+            return getattr(receiver, name)(*args, **kwargs)
+        except (TypeError, ValueError, IndexError) as error:
+            return ctx.unknown(f"list.{name}(): {error}")
+    if isinstance(receiver, dict) and name in _DICT_METHODS:
+        if name in ("get", "pop", "setdefault") and args and is_unknown(args[0]):
+            return args[0]
+        try:
+            result = getattr(receiver, name)(*args, **kwargs)
+        except (TypeError, KeyError) as error:
+            return ctx.unknown(f"dict.{name}(): {error}")
+        return list(result) if name in ("items", "keys", "values") else result
+    if isinstance(receiver, tuple) and name in ("index", "count"):
+        try:
+            return getattr(receiver, name)(*args)
+        except (TypeError, ValueError) as error:
+            return ctx.unknown(f"tuple.{name}(): {error}")
+    if isinstance(receiver, str) and name in _STR_METHODS:
+        if unknown is not None:
+            return unknown
+        if not all(isinstance(a, (str, int, float, bool, type(None), list, tuple)) for a in args):
+            return ctx.unknown(f"str.{name}() with arguments not modelled")
+        try:
+            result = getattr(receiver, name)(*args)
+        except (TypeError, ValueError, IndexError, KeyError) as error:
+            return ctx.unknown(f"str.{name}(): {error}")
+        return list(result) if name == "split" else result
+    return ctx.unknown(f"method {type(receiver).__name__}.{name}() is not modelled")
+
+
+def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: CallContext) -> Any:
+    if name in _TENSOR_SAME_BYTES:
+        return tensor
+    if name == "element_size":
+        return dtypes.itemsize(tensor.dtype)
+    if name == "numel":
+        return numel(tensor.shape)
+    if name == "dim":
+        return len(tensor.shape)
+    if name == "size":
+        if not args:
+            return tensor.shape
+        if isinstance(args[0], int) and -len(tensor.shape) <= args[0] < len(tensor.shape):
+            return tensor.shape[args[0]]
+        return ctx.unknown("size() of an unknown dimension")
+    if name == "view" and len(args) == 1 and (dtypes.is_dtype(args[0]) or is_unknown(args[0])):
+        return _reinterpret(tensor, args[0], ctx)
+    if name in ("view", "reshape", "flatten", "unflatten", "permute", "transpose"):
+        if name in ("view", "reshape"):
+            return _reshape(tensor, args, ctx)
+        return (
+            Tensor(
+                tensor.shape,
+                tensor.dtype,
+                tensor.nbytes,
+                tensor.site,
+                tensor.dims_text,
+                tensor.ident,
+            )
+            if name != "flatten"
+            else Tensor(
+                (numel(tensor.shape),), tensor.dtype, tensor.nbytes, tensor.site, (), tensor.ident
+            )
+        )
+    if name == "to":
+        target = kwargs.get("dtype", args[0] if args else None)
+        if is_unknown(target):
+            return target
+        if dtypes.is_dtype(target):
+            nbytes = numel(tensor.shape) * dtypes.itemsize(target)
+            return Tensor(tensor.shape, target, nbytes, ctx.location, tensor.dims_text)
+        return tensor
+    return ctx.unknown(f"tensor method {name}() is not modelled")
+
+
+def _reinterpret(tensor: Tensor, dtype: Any, ctx: CallContext) -> Any:
+    """`.view(dtype)`: same bytes, last dimension rescaled."""
+    if is_unknown(dtype):
+        return dtype
+    old, new = dtypes.itemsize(tensor.dtype), dtypes.itemsize(dtype)
+    shape = tensor.shape
+    if shape and (shape[-1] * old) % new == 0:
+        shape = (*shape[:-1], shape[-1] * old // new)
+    elif shape:
+        return ctx.unknown("view(dtype) does not divide the last dimension")
+    return Tensor(shape, dtype, tensor.nbytes, tensor.site, tensor.dims_text, tensor.ident)
+
+
+def _reshape(tensor: Tensor, args: list, ctx: CallContext) -> Any:
+    shape = (
+        shape_of(args, ctx)
+        if not (len(args) == 1 and isinstance(args[0], (tuple, list)) and -1 in args[0])
+        and -1 not in args
+        else None
+    )
+    total = numel(tensor.shape)
+    if shape is None:
+        dims = list(args[0]) if len(args) == 1 else list(args)
+        known = [d for d in dims if d != -1]
+        checked = shape_of(known, ctx)
+        if is_unknown(checked):
+            return checked
+        rest = numel(checked)
+        if rest == 0 or total % rest:
+            return ctx.unknown("reshape with -1 does not divide")
+        shape = tuple(total // rest if d == -1 else d for d in dims)
+    if is_unknown(shape):
+        return shape
+    if numel(shape) != total:
+        return Unknown(
+            f"reshape from {tensor.shape} to {shape} changes the element count", ctx.location
+        )
+    return Tensor(shape, tensor.dtype, tensor.nbytes, tensor.site, tensor.dims_text, tensor.ident)

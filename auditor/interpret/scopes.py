@@ -1,0 +1,129 @@
+"""Frames and deferred bindings: where the interpreter keeps names while it runs code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+
+from auditor.index import ClassInfo, FunctionInfo, ModuleInfo
+from auditor.interpret.values import Unknown
+
+
+class Frame:
+    """One running scope: a function call, a module body or a class body."""
+
+    def __init__(
+        self,
+        module: ModuleInfo,
+        locals_: dict,
+        function: FunctionInfo | None = None,
+        declarative: bool = False,
+        class_body: ClassInfo | None = None,
+    ) -> None:
+        self.module = module
+        self.locals = locals_
+        self.function = function
+        self.declarative = declarative
+        self.class_body = class_body
+        self.parent_scope: dict | None = None
+        # the expression each local was last assigned from, for showing arithmetic
+        self.sources: dict[str, tuple[cst.BaseExpression, Frame]] = {}
+        self.owner: ClassInfo | None = None  # class whose method runs, for super()
+        self.receiver: Any = None  # `self` of the running method
+        self.undecided_return: Unknown | None = None
+
+
+@dataclass(eq=False)
+class Thunk:
+    """A module- or class-level assignment, evaluated the first time its name is read."""
+
+    node: cst.BaseExpression
+    frame: Frame
+    evaluating: bool = False
+
+
+@dataclass(eq=False)
+class LazyImport:
+    """An import binding, resolved inside the audited tree the first time its name is read."""
+
+    source: str
+    attr: str | None
+    resolving: bool = False
+
+
+class _TargetCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.self_attrs: list[str] = []
+        self.returns = False
+        self.calls = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.names.append(node.name.value)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.names.append(node.name.value)
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.returns = True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls = True
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.names.append(target.value)
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            if target.value.value == "self":
+                self.self_attrs.append(target.attr.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._target(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._target(target.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._target(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        if isinstance(node.name, cst.Name):
+            self.names.append(node.name.value)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is None:
+            name = node.name
+            while isinstance(name, cst.Attribute):
+                name = name.value
+            if isinstance(name, cst.Name):
+                self.names.append(name.value)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._target(node.target)
+
+
+def assigned_targets(statements) -> tuple[list[str], list[str], bool, bool]:
+    """Names and `self.` attributes a block may bind, whether it returns, whether it calls."""
+    collector = _TargetCollector()
+    for statement in statements:
+        statement.visit(collector)
+    return collector.names, collector.self_attrs, collector.returns, collector.calls

@@ -1,0 +1,114 @@
+"""What the interpreter's values can be: known Python/torch values, or Unknown with a reason.
+
+Known scalars are plain Python values (int, float, bool, str, None, tuple, list, dict) and real
+torch dtypes. The classes below model everything else the audited code can hold.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from auditor.index import ClassInfo, FunctionInfo, ModuleInfo
+from auditor.location import Location
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A value the interpreter could not determine, with why and where."""
+
+    reason: str
+    location: Location | None = None
+
+    def __bool__(self) -> bool:  # guard against accidental truth tests
+        raise TypeError("Unknown has no truth value; test with is_unknown()")
+
+
+def is_unknown(value: object) -> bool:
+    return isinstance(value, Unknown)
+
+
+_tensor_ids = itertools.count()
+
+
+@dataclass(eq=False)
+class Tensor:
+    """A tensor allocated by the audited code: its shape, dtype, bytes and where it was made."""
+
+    shape: tuple[int, ...]
+    dtype: Any
+    nbytes: int
+    site: Location
+    dims_text: tuple[str, ...] = ()
+    ident: int = field(default_factory=lambda: next(_tensor_ids))
+    trace: tuple[Location, ...] = ()  # audited call sites active when it was allocated
+
+
+@dataclass(eq=False)
+class Instance:
+    """An object of an audited class, built by the interpreter."""
+
+    cls: ClassInfo
+    attrs: dict[str, Any] = field(default_factory=dict)
+    # set when an attribute may have been assigned on a path the interpreter could not decide
+    incomplete: Unknown | None = None
+    set_sites: dict[str, Location] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, eq=False)
+class ClassRef:
+    cls: ClassInfo
+
+
+@dataclass(frozen=True, eq=False)
+class FunctionRef:
+    """An audited function; `bound` is the receiver for methods (an Instance or ClassRef)."""
+
+    function: FunctionInfo
+    bound: Any = None
+    owner: ClassInfo | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class ModuleRef:
+    module: ModuleInfo
+
+
+@dataclass(frozen=True)
+class ExternalRef:
+    """A name defined outside the audited tree (`torch.zeros`, `math.ceil`, `builtins.min`)."""
+
+    name: str
+
+
+@dataclass(frozen=True, eq=False)
+class SuperProxy:
+    """`super()` inside a method: attribute lookup starts after `after` in the MRO of `obj`."""
+
+    obj: Any
+    after: ClassInfo
+
+
+@dataclass(frozen=True, eq=False)
+class BoundBuiltin:
+    """A method of a known value (`list.append`, `tensor.view`, `dict.get`)."""
+
+    receiver: Any
+    name: str
+
+
+@dataclass(frozen=True, eq=False)
+class Lambda:
+    node: cst.Lambda
+    module: ModuleInfo
+    scope: dict
+
+
+@dataclass(frozen=True)
+class ConfigDependency:
+    """A lazily read config value: binding a parameter does not count as depending on it."""
+
+    name: str

@@ -1,0 +1,23 @@
+"""Every bound on the interpreter's work, in one place, so no input can hang or exhaust it.
+
+Hitting a limit never guesses: the value becomes Unknown with the limit named as its reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_steps_per_evaluation: int = 200_000  # expression/statement evaluations per pool build
+    max_call_depth: int = 48  # nested calls to audited functions
+    max_int_bits: int = 256  # larger integers become Unknown
+    max_power_exponent: int = 4096  # a ** b with b above this is Unknown
+    max_sequence_length: int = 10_000  # range() / list lengths the interpreter materialises
+    max_shape_rank: int = 64  # dimensions in one tensor shape
+    max_loop_iterations: int = 10_000  # iterations of one for/while statement
+    max_config_points: int = 4_096  # config points evaluated per pool or pair
+
+
+DEFAULT_LIMITS = Limits()

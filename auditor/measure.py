@@ -1,0 +1,202 @@
+"""Stage 5: bytes per token per layer of every buffer a built pool holds.
+
+A pool is built at two token counts and two layer counts; with B(s, l) = a*s*l + b*s + c*l + d,
+the mixed difference gives `a`, bytes per token per layer, and padding such as `size +
+page_size` (the c and d terms) drops out. Token and layer counts are read off the built pool
+(`self.size`, `self.layer_num`), so a host sized as a multiple of its device is measured per
+its own token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from auditor.dtypes import dtype_name, itemsize
+from auditor.index import ClassInfo
+from auditor.interpret.values import Instance, Tensor, Unknown, is_unknown
+from auditor.location import Location
+
+BUFFER_WORDS = ("buffer", "_buf")
+
+
+@dataclass(frozen=True)
+class BufferFigure:
+    """One buffer of one pool at one config point."""
+
+    name: str
+    location: Location
+    bytes_per_token_per_layer: int | None = None
+    bytes_per_token: int = 0  # per token, not scaling with layers (rare)
+    dtype: str | None = None
+    arithmetic: str = ""
+    unknown: Unknown | None = None
+
+    @property
+    def resolved(self) -> bool:
+        return self.unknown is None
+
+    def same_size(self, other: BufferFigure) -> bool:
+        return (self.bytes_per_token_per_layer, self.bytes_per_token) == (
+            other.bytes_per_token_per_layer,
+            other.bytes_per_token,
+        )
+
+    def size_text(self) -> str:
+        text = f"{self.bytes_per_token_per_layer} B/token/layer"
+        if self.bytes_per_token:
+            text += f" + {self.bytes_per_token} B/token"
+        return text
+
+
+def tensors_of(value: Any) -> list[Tensor] | Unknown | None:
+    """The tensors an attribute holds (a tensor, or a per-layer list of them), else None."""
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)) and value:
+        found: list[Tensor] = []
+        for item in value:
+            inner = tensors_of(item)
+            if inner is None:
+                return None
+            if is_unknown(inner):
+                return inner
+            found.extend(inner)
+        return found
+    return None
+
+
+def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
+    result: dict[str, list[Tensor] | Unknown] = {}
+    for name, value in instance.attrs.items():
+        if is_unknown(value):
+            if any(word in name for word in BUFFER_WORDS):
+                result[name] = value
+            continue
+        if isinstance(value, (list, tuple)) and any(is_unknown(v) for v in value):
+            if any(isinstance(v, Tensor) for v in value) or any(w in name for w in BUFFER_WORDS):
+                result[name] = next(v for v in value if is_unknown(v))
+            continue
+        tensors = tensors_of(value)
+        if tensors is not None:
+            result[name] = tensors
+    return result
+
+
+def count_of(instance: Instance, names: list[str], fallback: int) -> int:
+    for name in names:
+        value = instance.attrs.get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return fallback
+
+
+def class_ranges(cls: ClassInfo) -> list[tuple[str, int, int]]:
+    ranges = []
+    for klass in cls.mro():
+        location = klass.module.parsed.location(klass.node)
+        ranges.append((location.path, location.line, location.end_line or location.line))
+    return ranges
+
+
+def best_location(tensor: Tensor, cls: ClassInfo, fallback: Location | None) -> Location:
+    """The allocation site, or the call inside the pool's own classes that led to it."""
+    ranges = class_ranges(cls)
+    for candidate in (tensor.site, *reversed(tensor.trace)):
+        for path, start, end in ranges:
+            if candidate.path == path and start <= candidate.line <= end:
+                return candidate
+    return fallback or tensor.site
+
+
+def _paren(text: str) -> str:
+    return f"({text})" if any(op in text for op in " +-") and not text.isidentifier() else text
+
+
+def arithmetic(first: Tensor, last: Tensor, per_token_per_layer: int) -> str:
+    """`expr = elements x dtype (k B) = N B/token/layer` where the shape allows it."""
+    size = itemsize(first.dtype)
+    dtype = f"{dtype_name(first.dtype)} ({size} B)"
+    texts = first.dims_text if len(first.dims_text) == len(first.shape) else ()
+    static = (
+        [i for i, (a, b) in enumerate(zip(first.shape, last.shape)) if a == b]
+        if len(first.shape) == len(last.shape)
+        else []
+    )
+    elements = 1
+    for i in static:
+        elements *= first.shape[i]
+    result = f"{per_token_per_layer} B/token/layer"
+    if texts and elements * size == per_token_per_layer:
+        parts = [texts[i] for i in static if texts[i] != "1"] or ["1"]
+        expr = " * ".join(_paren(p) if len(parts) > 1 else p for p in parts)
+        middle = f"{expr} = {elements}" if expr != str(elements) else expr
+        return f"{middle} x {dtype} = {result}"
+    if texts:
+        return f"shape ({', '.join(texts)}) x {dtype} = {result}"
+    return f"shape {first.shape} x {dtype} = {result}"
+
+
+def measure(
+    builds: list[tuple[Instance, int, int]],
+    cls: ClassInfo,
+    token_names: list[str],
+    layer_names: list[str],
+) -> dict[str, BufferFigure]:
+    """Figures for each buffer from four builds: (s1,l1), (s2,l1), (s1,l2), (s2,l2).
+
+    `builds` holds (instance, token count given, layer count given).
+    """
+    found = [buffers_of(instance) for instance, _, _ in builds]
+    names = sorted({name for buffers in found for name in buffers})
+    counts = [
+        (count_of(instance, token_names, tokens), count_of(instance, layer_names, layers))
+        for instance, tokens, layers in builds
+    ]
+    (s1, l1), (s2, _), (_, l2), _ = counts
+    figures: dict[str, BufferFigure] = {}
+    for name in names:
+        site = builds[0][0].set_sites.get(name) or cls.location
+        values = [buffers.get(name) for buffers in found]
+        missing = [v for v in values if v is None]
+        unknown = next((v for v in values if is_unknown(v)), None)
+        if unknown is not None:
+            figures[name] = BufferFigure(name, unknown.location or site, unknown=unknown)
+            continue
+        if missing:
+            figures[name] = BufferFigure(
+                name, site, unknown=Unknown("buffer exists at some token/layer counts only", site)
+            )
+            continue
+        totals = [sum(t.nbytes for t in tensors) for tensors in values]
+        location = best_location(values[0][0], cls, site)
+        if s1 == s2 or l1 == l2:
+            figures[name] = BufferFigure(
+                name,
+                location,
+                unknown=Unknown("pool size did not follow the token or layer count", location),
+            )
+            continue
+        b11, b21, b12, b22 = totals
+        numerator = b22 - b12 - b21 + b11
+        denominator = (s2 - s1) * (l2 - l1)
+        per_token_numerator = (b21 - b11) - (numerator // denominator if denominator else 0) * (
+            s2 - s1
+        ) * l1
+        if numerator % denominator or per_token_numerator % (s2 - s1):
+            figures[name] = BufferFigure(
+                name,
+                location,
+                unknown=Unknown("bytes are not linear in tokens and layers", location),
+            )
+            continue
+        per_token_per_layer = numerator // denominator
+        figures[name] = BufferFigure(
+            name,
+            location,
+            bytes_per_token_per_layer=per_token_per_layer,
+            bytes_per_token=per_token_numerator // (s2 - s1),
+            dtype=dtype_name(values[0][0].dtype),
+            arithmetic=arithmetic(values[0][0], values[3][0], per_token_per_layer),
+        )
+    return figures

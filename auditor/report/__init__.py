@@ -1,0 +1,1 @@
+"""Output formats: each renders an AuditResult; none of them knows about libcst."""

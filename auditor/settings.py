@@ -1,0 +1,215 @@
+"""Settings: rule packs (TOML in `rules/`) merged with the project's `[tool.layout-audit]`.
+
+Every key is validated; a bad key or value is a ConfigError naming the file, the key and what
+was expected, which the CLI prints as one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+DEFAULT_PACKS = ("sglang",)
+KNOWN_CODES = ("LA001",)
+
+
+class ConfigError(Exception):
+    """A configuration or rule-pack problem; its message names the file and the key."""
+
+
+@dataclass
+class Settings:
+    """Everything an audit needs to know besides the files."""
+
+    packs: list[str] = field(default_factory=list)
+    token_params: list[str] = field(default_factory=list)
+    layer_params: list[str] = field(default_factory=list)
+    device_pool_params: list[str] = field(default_factory=list)
+    default_dtypes: list[Any] = field(default_factory=list)
+    matrix: dict[str, list[Any]] = field(default_factory=dict)
+    buffer_map: dict[str, list[str]] = field(default_factory=dict)
+    token_counts: tuple[int, int] = (8192, 16384)
+    layer_counts: tuple[int, int] = (2, 3)
+    select: list[str] = field(default_factory=lambda: list(KNOWN_CODES))
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    config_file: str | None = None
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+
+
+def _expect(value: Any, kind: type | tuple, where: str, what: str) -> Any:
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ConfigError(f"{where}: expected {what}, got {type(value).__name__} {value!r}")
+    return value
+
+
+def _string_list(value: Any, where: str) -> list[str]:
+    _expect(value, list, where, "a list of strings")
+    for item in value:
+        _expect(item, str, where, "a list of strings")
+    return list(value)
+
+
+def _config_value(value: Any, where: str) -> Any:
+    """Matrix values: numbers, booleans, strings; "torch.<dtype>" names a real torch dtype."""
+    if isinstance(value, str) and value.startswith("torch."):
+        from auditor.dtypes import dtype_by_name
+
+        dtype = dtype_by_name(value)
+        if dtype is None:
+            raise ConfigError(f"{where}: unknown torch dtype {value!r}")
+        return dtype
+    if isinstance(value, (int, float, str, bool)):
+        return value
+    raise ConfigError(f"{where}: expected numbers, booleans or strings, got {value!r}")
+
+
+def _matrix(table: Any, where: str) -> dict[str, list[Any]]:
+    _expect(table, dict, where, "a table of parameter = [values]")
+    result = {}
+    for name, values in table.items():
+        key = f"{where}.{name}"
+        if not isinstance(values, list):
+            values = [values]
+        if not values:
+            raise ConfigError(f"{key}: expected at least one value")
+        result[name] = [_config_value(v, key) for v in values]
+    return result
+
+
+def apply_pack(settings: Settings, data: dict, source: str) -> None:
+    """Merge one rule pack (or the project's table of the same shape) into `settings`."""
+    known = {"pack", "parameters", "dtypes", "matrix", "buffer-map"}
+    for key in data:
+        if key not in known:
+            raise ConfigError(f"{source}: unknown key {key!r} (expected one of {sorted(known)})")
+    parameters = data.get("parameters", {})
+    _expect(parameters, dict, f"{source}: parameters", "a table")
+    for key, value in parameters.items():
+        where = f"{source}: parameters.{key}"
+        if key == "tokens":
+            settings.token_params = _string_list(value, where)
+        elif key == "layers":
+            settings.layer_params = _string_list(value, where)
+        elif key == "device-pool":
+            settings.device_pool_params = _string_list(value, where)
+        elif key in ("token-counts", "layer-counts"):
+            counts = _string_list_of_ints(value, where)
+            if key == "token-counts":
+                settings.token_counts = counts
+            else:
+                settings.layer_counts = counts
+        else:
+            raise ConfigError(f"{source}: unknown key 'parameters.{key}'")
+    dtypes_table = data.get("dtypes", {})
+    _expect(dtypes_table, dict, f"{source}: dtypes", "a table")
+    for key, value in dtypes_table.items():
+        if key != "default":
+            raise ConfigError(f"{source}: unknown key 'dtypes.{key}'")
+        settings.default_dtypes = [
+            _config_value(v, f"{source}: dtypes.default")
+            for v in _string_list(value, f"{source}: dtypes.default")
+        ]
+    settings.matrix.update(_matrix(data.get("matrix", {}), f"{source}: matrix"))
+    buffer_map = data.get("buffer-map", {})
+    _expect(buffer_map, dict, f"{source}: buffer-map", "a table of host name = [device names]")
+    for host_name, device_names in buffer_map.items():
+        settings.buffer_map[host_name] = _string_list(
+            device_names, f"{source}: buffer-map.{host_name}"
+        )
+
+
+def _string_list_of_ints(value: Any, where: str) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)
+        or value[0] == value[1]
+    ):
+        raise ConfigError(f"{where}: expected two different positive integers")
+    return (value[0], value[1])
+
+
+def pack_path(name: str, base: Path | None) -> Path:
+    """A pack is a bundled name (`sglang`) or a path to a TOML file (relative to the config)."""
+    if name.endswith(".toml") or "/" in name:
+        path = Path(name)
+        return path if path.is_absolute() or base is None else base / path
+    return RULES_DIR / f"{name}.toml"
+
+
+def load_settings(config_path: Path | None, packs_override: list[str] | None = None) -> Settings:
+    """Settings from the bundled/default packs, then the project's `[tool.layout-audit]` table."""
+    settings = Settings()
+    project: dict = {}
+    if config_path is not None:
+        data = _read_toml(config_path)
+        if config_path.name == "pyproject.toml":
+            project = data.get("tool", {}).get("layout-audit", {})
+        else:
+            project = data.get("tool", {}).get("layout-audit", data)
+        settings.config_file = str(config_path)
+    source = str(config_path) if config_path else "<defaults>"
+    _expect(project, dict, f"{source}: [tool.layout-audit]", "a table")
+    project = dict(project)
+    packs = project.pop("rule-packs", list(DEFAULT_PACKS))
+    packs = _string_list(packs, f"{source}: rule-packs")
+    if packs_override:
+        packs = packs_override
+    for name in packs:
+        path = pack_path(name, config_path.parent if config_path else None)
+        if not path.is_file():
+            raise ConfigError(f"{source}: rule-packs: no rule pack {name!r} (looked for {path})")
+        apply_pack(settings, _read_toml(path), str(path))
+        settings.packs.append(name)
+    for key in ("select", "ignore", "exclude"):
+        if key in project:
+            values = _string_list(project.pop(key), f"{source}: {key}")
+            if key != "exclude":
+                for code in values:
+                    if code not in KNOWN_CODES:
+                        raise ConfigError(
+                            f"{source}: {key}: unknown code {code!r} (known: {', '.join(KNOWN_CODES)})"
+                        )
+            setattr(settings, key, values)
+    apply_pack(settings, project, f"{source}: [tool.layout-audit]")
+    if not settings.token_params or not settings.layer_params:
+        raise ConfigError(
+            f"{source}: no token/layer parameter names (parameters.tokens / parameters.layers)"
+        )
+    return settings
+
+
+def find_config(paths: list[Path]) -> Path | None:
+    """The nearest `pyproject.toml` with a `[tool.layout-audit]` table above the given paths."""
+    for start in paths:
+        current = start.resolve()
+        if current.is_file():
+            current = current.parent
+        for directory in [current, *current.parents]:
+            candidate = directory / "pyproject.toml"
+            if candidate.is_file():
+                try:
+                    data = _read_toml(candidate)
+                except ConfigError:
+                    return candidate  # reported when loaded
+                if "layout-audit" in data.get("tool", {}):
+                    return candidate
+    return None
