@@ -66,18 +66,20 @@ def _device_counterpart(
 
 def condition(
     points: list[dict[str, Any]], matching: list[dict[str, Any]], varied: list[str]
-) -> dict[str, Any] | None:
-    """The fewest `dimension = value` facts that pick out exactly `matching` among `points`."""
+) -> dict[str, list[Any]] | None:
+    """The fewest `dimension in {values}` facts that pick out exactly `matching` among `points`.
+
+    None when no such description exists (the points are then listed).
+    """
     if not matching:
         return None
-    facts = {
-        name: matching[0][name]
-        for name in varied
-        if all(point[name] == matching[0][name] for point in matching)
-    }
+    facts: dict[str, list[Any]] = {}
+    for name in varied:
+        values = [point[name] for point in matching]
+        facts[name] = [v for i, v in enumerate(values) if v not in values[:i]]
 
-    def selects(candidate: dict[str, Any]) -> bool:
-        chosen = [p for p in points if all(p[n] == v for n, v in candidate.items())]
+    def selects(candidate: dict[str, list[Any]]) -> bool:
+        chosen = [p for p in points if all(p[n] in vs for n, vs in candidate.items())]
         return len(chosen) == len(matching)
 
     if not selects(facts):
@@ -89,8 +91,14 @@ def condition(
     return facts
 
 
-def _describe(facts: dict[str, Any]) -> str:
-    return ", ".join(f"{name}={describe_value(value)}" for name, value in facts.items())
+def _describe(facts: dict[str, list[Any]]) -> str:
+    parts = []
+    for name, values in facts.items():
+        if len(values) == 1:
+            parts.append(f"{name}={describe_value(values[0])}")
+        else:
+            parts.append(f"{name} in {{{', '.join(describe_value(v) for v in values)}}}")
+    return ", ".join(parts)
 
 
 def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
@@ -115,7 +123,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
         if facts is not None:
             where = _describe(facts) if facts else "every config point"
         else:
-            where = _describe(selected[0]) + (
+            where = _describe({n: [v] for n, v in selected[0].items()}) + (
                 f" and {len(cases) - 1} more points" if len(cases) > 1 else ""
             )
         varies = any(
