@@ -16,7 +16,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+def _rules_dir() -> Path:
+    """`rules/` beside the package in a checkout; `share/layout-audit/rules` when installed."""
+    source_tree = Path(__file__).resolve().parent.parent / "rules"
+    if source_tree.is_dir():
+        return source_tree
+    return Path(sys.prefix) / "share" / "layout-audit" / "rules"
+
+
+RULES_DIR = _rules_dir()
 DEFAULT_PACKS = ("sglang",)
 KNOWN_CODES = ("LA001",)
 
