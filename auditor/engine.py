@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditor.checks import CHECKS
+from auditor.checks import PAIR_CHECKS, la100_unused_suppression
 from auditor.discover import discover
 from auditor.evaluate import Evaluation, PoolEvaluator
 from auditor.findings import Finding
@@ -18,6 +17,7 @@ from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.pairing import PoolCatalog, catalog
 from auditor.parse import FileError, ParsedModule, parse_file
 from auditor.settings import Settings
+from auditor.suppressions import SuppressionIndex, scan
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class Unresolved:
 @dataclass
 class AuditResult:
     findings: list[Finding] = field(default_factory=list)
+    suppressed: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     unresolved: list[Unresolved] = field(default_factory=list)
     evaluations: list[Evaluation] = field(default_factory=list)
@@ -45,10 +46,11 @@ class AuditResult:
 
 def display_path(path: Path) -> str:
     """Paths relative to the working directory when below it, as ruff prints them."""
+    absolute = path.absolute()
     try:
-        return os.path.relpath(path)
+        return str(absolute.relative_to(Path.cwd()))
     except ValueError:
-        return str(path)
+        return str(absolute)
 
 
 def _excluded(path: str, patterns: list[str]) -> bool:
@@ -88,6 +90,26 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
                     into.setdefault(key, Unresolved(subject, figure.unknown))
 
 
+def _apply_suppressions(
+    result: AuditResult, parsed: list[ParsedModule], selected: set[str]
+) -> None:
+    """Drop silenced findings, then report suppressions that silenced nothing (LA100)."""
+    suppressions = SuppressionIndex(
+        [s for module in parsed for s in scan(module.display_path, module.tree.code)]
+    )
+    kept = []
+    for finding in result.findings:
+        location = finding.location
+        if suppressions.silences(finding.code, location.path, location.line):
+            result.suppressed.append(finding)
+        else:
+            kept.append(finding)
+    result.findings = kept
+    if la100_unused_suppression.CODE in selected:
+        # LA100 itself is switched off with `ignore = ["LA100"]`, not with a comment
+        result.findings.extend(la100_unused_suppression.findings(suppressions.unused(), selected))
+
+
 def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS) -> AuditResult:
     """Audit the Python files under `paths`. Never imports or runs any of them."""
     started = time.perf_counter()
@@ -121,13 +143,15 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         paired_devices.add(id(pair.device))
         _collect_unresolved(evaluation, unresolved)
         for code in selected:
-            for finding in CHECKS[code].check(evaluation, settings):
-                result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
+            if code in PAIR_CHECKS:
+                for finding in PAIR_CHECKS[code].check(evaluation, settings):
+                    result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
     for device in pools.devices:
         if id(device) not in paired_devices:
             evaluation = evaluator.evaluate(device)
             result.evaluations.append(evaluation)
             _collect_unresolved(evaluation, unresolved)
+    _apply_suppressions(result, parsed, set(selected))
     result.findings.sort(key=Finding.sort_key)
     result.errors.sort(key=lambda e: (e.path, e.line, e.column))
     result.unresolved = sorted(

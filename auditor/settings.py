@@ -16,6 +16,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+
 def _rules_dir() -> Path:
     """`rules/` beside the package in a checkout; `share/layout-audit/rules` when installed."""
     source_tree = Path(__file__).resolve().parent.parent / "rules"
@@ -26,7 +27,12 @@ def _rules_dir() -> Path:
 
 RULES_DIR = _rules_dir()
 DEFAULT_PACKS = ("sglang",)
-KNOWN_CODES = ("LA001",)
+
+
+def known_codes() -> list[str]:
+    from auditor.checks import CHECKS  # imported late: checks depend on settings
+
+    return list(CHECKS)
 
 
 class ConfigError(Exception):
@@ -46,7 +52,7 @@ class Settings:
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
     token_counts: tuple[int, int] = (8192, 16384)
     layer_counts: tuple[int, int] = (2, 3)
-    select: list[str] = field(default_factory=lambda: list(KNOWN_CODES))
+    select: list[str] = field(default_factory=lambda: known_codes())
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     config_file: str | None = None
@@ -192,9 +198,9 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
             values = _string_list(project.pop(key), f"{source}: {key}")
             if key != "exclude":
                 for code in values:
-                    if code not in KNOWN_CODES:
+                    if code not in known_codes():
                         raise ConfigError(
-                            f"{source}: {key}: unknown code {code!r} (known: {', '.join(KNOWN_CODES)})"
+                            f"{source}: {key}: unknown code {code!r} (known: {', '.join(known_codes())})"
                         )
             setattr(settings, key, values)
     apply_pack(settings, project, f"{source}: [tool.layout-audit]")

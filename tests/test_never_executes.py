@@ -32,7 +32,15 @@ def test_the_fixture_really_writes_markers_when_imported(tmp_path: Path) -> None
 def test_auditing_writes_no_marker(tmp_path: Path) -> None:
     marker = tmp_path / "marker"
     done = _run(
-        [sys.executable, "-m", "auditor", str(FIXTURE), "--output-format", "json", "--show-unresolved"],
+        [
+            sys.executable,
+            "-m",
+            "auditor",
+            str(FIXTURE),
+            "--output-format",
+            "json",
+            "--show-unresolved",
+        ],
         marker,
         tmp_path,
     )
