@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -60,7 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
         "paths", nargs="*", type=Path, metavar="PATH", help="files or folders (default: .)"
     )
     parser.add_argument(
-        "--output-format", choices=["text", "json"], default="text", help="how to print findings"
+        "--output-format",
+        choices=["text", "json", "github", "sarif"],
+        default=None,
+        help="text (default), json, github (workflow annotations) or sarif (code scanning)",
     )
     parser.add_argument(
         "--show-unresolved",
@@ -139,6 +143,15 @@ def show_pools(result, out: TextIO) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return run(argv)
+    except BrokenPipeError:  # `layout-audit ... | head`: stop quietly, as other CLI tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_ERROR
+
+
+def run(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.explain:
@@ -156,15 +169,21 @@ def main(argv: list[str] | None = None) -> int:
     if ignore is not None:
         settings.ignore = ignore
     from auditor.engine import audit
-    from auditor.report import json_report, text
+    from auditor.report import github, json_report, sarif, text
 
     try:
         result = audit(paths, settings)
     except Exception as error:  # noqa: BLE001 - an internal error must still exit 2, not crash
         sys.stderr.write(f"layout-audit: internal error: {type(error).__name__}: {error}\n")
         return EXIT_ERROR
-    if args.output_format == "json":
+    output_format = args.output_format or settings.output_format
+    if output_format == "json":
         json_report.render(result, sys.stdout)
+    elif output_format == "github":
+        github.render(result, sys.stdout)
+        text.summary(result, sys.stderr)
+    elif output_format == "sarif":
+        sarif.render(result, sys.stdout)
     else:
         text.render(result, sys.stdout, sys.stderr, args.show_unresolved)
     if args.show_pools:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,15 @@ def _is_virtualenv(directory: Path) -> bool:
     return (directory / "pyvenv.cfg").is_file()
 
 
+def _not_regular(path: Path) -> str | None:
+    """Why `path` cannot be read as a source file (a pipe would block the reader), or None."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as error:  # broken symlink, symlink loop
+        return error.strerror or str(error)
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
 def module_name(path: Path, root: Path) -> str:
     """Dotted module name of `path` relative to `root` (`pkg/__init__.py` -> `pkg`)."""
     relative = path.relative_to(root).with_suffix("")
@@ -63,7 +73,11 @@ def discover(paths: list[Path]) -> tuple[list[SourceFile], list[tuple[Path, str]
         if not given.exists():
             problems.append((given, "no such file or directory"))
             continue
-        if given.is_file():
+        if not given.is_dir():
+            why = _not_regular(given)
+            if why is not None:
+                problems.append((given, why))
+                continue
             root = given.parent
             found.setdefault(given, SourceFile(given, root, module_name(given, root)))
             continue
@@ -92,5 +106,9 @@ def discover(paths: list[Path]) -> tuple[list[SourceFile], list[tuple[Path, str]
             for name in sorted(files):
                 if name.endswith(".py"):
                     path = current / name
+                    why = _not_regular(path)
+                    if why is not None:
+                        problems.append((path, why))
+                        continue
                     found.setdefault(path, SourceFile(path, root, module_name(path, root)))
     return sorted(found.values(), key=lambda f: str(f.path)), problems

@@ -207,7 +207,13 @@ class _TopLevelCollector(cst.CSTVisitor):
                 node.name.value, f"{prefix}.{node.name.value}", self.module, node, owner
             )
             if owner is not None:
-                owner.methods[node.name.value] = info
+                # `@x.setter` / `@x.deleter` redefine `x`; reads still go through the getter
+                accessor = any(
+                    dotted(d.decorator) in (f"{info.name}.setter", f"{info.name}.deleter")
+                    for d in node.decorators
+                )
+                if not (accessor and info.name in owner.methods):
+                    owner.methods[node.name.value] = info
             else:
                 self.module.functions.setdefault(node.name.value, info)
         self.function_depth += 1

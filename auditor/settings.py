@@ -27,6 +27,7 @@ def _rules_dir() -> Path:
 
 RULES_DIR = _rules_dir()
 DEFAULT_PACKS = ("sglang",)
+OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 
 
 def known_codes() -> list[str]:
@@ -55,6 +56,7 @@ class Settings:
     select: list[str] = field(default_factory=lambda: known_codes())
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
+    output_format: str = "text"
     config_file: str | None = None
 
 
@@ -203,6 +205,13 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
                             f"{source}: {key}: unknown code {code!r} (known: {', '.join(known_codes())})"
                         )
             setattr(settings, key, values)
+    if "output-format" in project:
+        output_format = _expect(project.pop("output-format"), str, f"{source}: output-format", "a string")
+        if output_format not in OUTPUT_FORMATS:
+            raise ConfigError(
+                f"{source}: output-format: expected one of {', '.join(OUTPUT_FORMATS)}, got {output_format!r}"
+            )
+        settings.output_format = output_format
     apply_pack(settings, project, f"{source}: [tool.layout-audit]")
     if not settings.token_params or not settings.layer_params:
         raise ConfigError(

@@ -784,9 +784,19 @@ class Interpreter:
         if op_type is cst.Multiply and (
             isinstance(left, sequences) or isinstance(right, sequences)
         ):
-            count = right if isinstance(left, sequences) else left
-            if isinstance(count, int) and count > self.limits.max_sequence_length:
+            sequence, count = (left, right) if isinstance(left, sequences) else (right, left)
+            if isinstance(count, int) and (
+                count > self.limits.max_sequence_length
+                or len(sequence) * count > self.limits.max_sequence_length
+            ):
                 return Unknown("sequence repetition over the limit", location)
+        if (
+            op_type is cst.Add
+            and isinstance(left, sequences)
+            and isinstance(right, sequences)
+            and len(left) + len(right) > self.limits.max_sequence_length
+        ):
+            return Unknown("sequence concatenation over the length limit", location)
         if not isinstance(left, (*COMPARABLE, float)) or not isinstance(
             right, (*COMPARABLE, float)
         ):

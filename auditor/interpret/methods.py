@@ -34,7 +34,9 @@ def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext
     unknown = first_unknown(args)
     if isinstance(receiver, list) and name in _LIST_METHODS:
         if name in ("append", "insert", "extend") and unknown is None:
-            if len(receiver) >= ctx.interpreter.limits.max_sequence_length:
+            extend = name == "extend" and args and isinstance(args[0], (list, tuple, str, dict))
+            added = len(args[0]) if extend else 1
+            if len(receiver) + added > ctx.interpreter.limits.max_sequence_length:
                 return ctx.unknown("list grew over the length limit")
         try:
             return getattr(receiver, name)(*args, **kwargs)

@@ -1,0 +1,222 @@
+"""End to end: the CLI on every buggy/fixed fixture pair under fixtures/.
+
+Each buggy tree must give exactly one LA001, with both classes, both buffers, both byte figures
+and the config points where it shows; each fixed tree must give none.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Expected:
+    """The one finding a buggy fixture must give."""
+
+    fixture: str  # folder name without the _buggy / _fixed suffix
+    host_class: str
+    host_buffer: str
+    device_class: str
+    device_buffer: str
+    host_bytes: int  # bytes per token per layer at the first point where it shows
+    device_bytes: int
+    where: str  # the condition as the message states it
+    first_config: dict[str, Any]  # the first config point where it shows (varied dimensions)
+    shows: Callable[[dict[str, Any]], bool]  # which of the evaluated points show it
+    figures: Callable[[dict[str, Any]], tuple[int, int]]  # (host, device) at such a point
+    points_evaluated: int
+    points_showing: int
+
+
+def _same(host: int, device: int) -> Callable[[dict[str, Any]], tuple[int, int]]:
+    return lambda config: (host, device)
+
+
+def _mha_figures(config: dict[str, Any]) -> tuple[int, int]:
+    # 8 heads; host 2 x head_dim (192), device head_dim + v_head_dim (192 + 128)
+    itemsize = 1 if config["dtype"].startswith("float8") else 2
+    return 2 * 8 * 192 * itemsize, 8 * (192 + 128) * itemsize
+
+
+CASES = [
+    Expected(
+        fixture="incident",
+        host_class="MLATokenToKVPoolHost",
+        host_buffer="index_k_with_scale_buffer",
+        device_class="DeepSeekV4TokenToKVPool",
+        device_buffer="index_k_with_scale_buffer",
+        host_bytes=132,
+        device_bytes=256,
+        where="index_k_dtype=bfloat16",
+        first_config={"dtype": "bfloat16", "index_k_dtype": "bfloat16", "page_size": 1},
+        shows=lambda config: config["index_k_dtype"] == "bfloat16",
+        figures=_same(132, 256),
+        points_evaluated=16,
+        points_showing=8,
+    ),
+    Expected(
+        fixture="mha_v_head_dim",
+        host_class="MHATokenToKVPoolHost",
+        host_buffer="kv_buffer",
+        device_class="MHATokenToKVPool",
+        device_buffer="k_buffer + v_buffer",
+        host_bytes=6144,
+        device_bytes=5120,
+        where="head_dim=192",
+        first_config={"dtype": "bfloat16", "head_dim": 192, "page_size": 1},
+        shows=lambda config: config["head_dim"] == 192,
+        figures=_mha_figures,
+        points_evaluated=16,
+        points_showing=8,
+    ),
+    Expected(
+        fixture="nsa_fp8_kv",
+        host_class="MLATokenToKVPoolHost",
+        host_buffer="kv_buffer",
+        device_class="NSATokenToKVPool",
+        device_buffer="kv_buffer",
+        host_bytes=576,
+        device_bytes=656,
+        where="dtype=float8_e4m3fn",
+        first_config={"dtype": "float8_e4m3fn", "page_size": 1},
+        shows=lambda config: config["dtype"] == "float8_e4m3fn",
+        figures=_same(576, 656),
+        points_evaluated=8,
+        points_showing=2,
+    ),
+    Expected(
+        fixture="mla_fp4_kv",
+        host_class="MLATokenToKVPoolHost",
+        host_buffer="kv_buffer",
+        device_class="MLATokenToKVPoolFP4",
+        device_buffer="kv_buffer",
+        host_bytes=576,
+        device_bytes=288,
+        where="every config point",
+        first_config={"dtype": "bfloat16", "page_size": 1},
+        shows=lambda config: True,
+        figures=_same(576, 288),
+        points_evaluated=8,
+        points_showing=8,
+    ),
+]
+IDS = [case.fixture for case in CASES]
+
+
+def fixture_pairs() -> list[str]:
+    """Every `<name>_buggy` folder under fixtures/ that has a `<name>_fixed` twin."""
+    root = REPO / "fixtures"
+    return sorted(
+        path.name.removesuffix("_buggy")
+        for path in root.glob("*_buggy")
+        if (root / (path.name.removesuffix("_buggy") + "_fixed")).is_dir()
+    )
+
+
+def run_cli(path: str, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "auditor", path, *extra],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def run_json(path: str) -> tuple[int, list[dict[str, Any]]]:
+    done = run_cli(path, "--output-format", "json")
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_every_fixture_pair_has_an_expected_finding() -> None:
+    """A new fixture pair under fixtures/ must be added to CASES (and so to these tests)."""
+    assert fixture_pairs() == sorted(IDS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_buggy_fixture_gives_exactly_the_expected_finding(case: Expected) -> None:
+    code, findings = run_json(f"fixtures/{case.fixture}_buggy")
+    assert code == 1
+    assert len(findings) == 1, json.dumps(findings, indent=2)
+    [finding] = findings
+    assert finding["code"] == "LA001"
+    host, device = finding["host"], finding["device"]
+    assert (host["class"], host["buffer"]) == (case.host_class, case.host_buffer)
+    assert (device["class"], device["buffer"]) == (case.device_class, case.device_buffer)
+    assert (host["bytes_per_token"], device["bytes_per_token"]) == (
+        case.host_bytes,
+        case.device_bytes,
+    )
+    assert host["path"].endswith("sglang/srt/mem_cache/memory_pool_host.py")
+    assert device["path"].endswith("sglang/srt/mem_cache/memory_pool.py")
+    assert finding["path"] == host["path"] and finding["line"] == host["line"]
+    # where it shows: the first point, every point listed, and the condition in the message
+    assert finding["config"] == case.first_config
+    assert finding["points_evaluated"] == case.points_evaluated
+    points = finding["points"]
+    assert len(points) == case.points_showing
+    assert points[0]["config"] == case.first_config
+    for point in points:
+        assert case.shows(point["config"]), point
+        assert (point["host_bytes_per_token"], point["device_bytes_per_token"]) == case.figures(
+            point["config"]
+        )
+    message = finding["message"]
+    assert f"{case.host_bytes} B/token/layer vs {case.device_bytes} B/token/layer" in message
+    assert f"at {case.where} ({case.points_showing} of " in message
+    assert f"host {case.host_class}.{case.host_buffer}" in message
+    assert f"device {case.device_class}.{case.device_buffer}" in message
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_fixed_fixture_gives_no_finding(case: Expected) -> None:
+    code, findings = run_json(f"fixtures/{case.fixture}_fixed")
+    assert (code, findings) == (0, [])
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_text_output(case: Expected) -> None:
+    buggy = run_cli(f"fixtures/{case.fixture}_buggy")
+    assert buggy.returncode == 1, buggy.stderr
+    lines = [line for line in buggy.stdout.splitlines() if " LA001 " in line]
+    assert len(lines) == 1, buggy.stdout
+    [line] = lines
+    assert line.startswith(
+        f"fixtures/{case.fixture}_buggy/sglang/srt/mem_cache/memory_pool_host.py:"
+    )
+    assert str(case.host_bytes) in line and str(case.device_bytes) in line
+    assert case.where in line
+    assert "Found 1 finding" in buggy.stderr
+
+    fixed = run_cli(f"fixtures/{case.fixture}_fixed")
+    assert fixed.returncode == 0, fixed.stderr
+    assert "LA001" not in fixed.stdout
+    assert "Found 0 findings" in fixed.stderr
+
+
+def test_incident_text_output_names_both_figures_and_the_config() -> None:
+    done = run_cli("fixtures/incident_buggy")
+    assert done.returncode == 1, done.stderr
+    assert "132" in done.stdout
+    assert "256" in done.stdout
+    assert "index_k_dtype=bfloat16" in done.stdout
+
+
+def test_fixture_matrix_comes_from_the_fixture_pyproject() -> None:
+    """mha_v_head_dim only shows its bug at head_dim=192, which its own pyproject.toml adds to
+    the matrix; --isolated (bundled pack only) must therefore not see it."""
+    done = run_cli("fixtures/mha_v_head_dim_buggy", "--isolated", "--output-format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout) == []

@@ -1,0 +1,327 @@
+"""The oracle: build every fixture's pools for real, on torch's meta device, and measure them.
+
+The auditor never runs audited code; this test does (fixtures only), at every config point
+the auditor evaluated, with the same constructor arguments, and derives bytes per token per
+layer from the real tensors exactly as auditor/measure.py does from its abstract ones:
+
+    a = (B22 - B12 - B21 + B11) / ((s2 - s1) * (l2 - l1))
+
+where B(s, l) sums `nbytes` over a buffer's tensors and s, l are the built pool's own token
+and layer counts. Every figure the auditor computed statically must equal the real one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from auditor.engine import AuditResult, audit
+from auditor.evaluate import Evaluation, PointResult
+from auditor.settings import Settings, find_config, load_settings
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+PACKAGE = "sglang"  # every fixture tree is an SGLang-like package of this name
+NAMES = sorted(
+    path.name
+    for path in FIXTURES.iterdir()
+    if path.is_dir() and (path.name.endswith("_buggy") or path.name.endswith("_fixed"))
+)
+
+
+def _purge_package() -> None:
+    for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
+        del sys.modules[name]
+
+
+@contextmanager
+def imported_fixture(root: Path) -> Iterator[None]:
+    """Make `root`'s `sglang` importable for real; no other tree's `sglang` before or after."""
+    _purge_package()
+    sys.path.insert(0, str(root))
+    importlib.invalidate_caches()
+    bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True  # no __pycache__ in fixtures
+    try:
+        yield
+    finally:
+        sys.dont_write_bytecode = bytecode
+        sys.path.remove(str(root))
+        _purge_package()
+
+
+def tensors_of(value: Any) -> list[torch.Tensor] | None:
+    """The tensors an attribute holds: a tensor, or a (nested) list or tuple of tensors."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)) and value:
+        found: list[torch.Tensor] = []
+        for item in value:
+            inner = tensors_of(item)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found
+    return None
+
+
+def real_buffers(pool: Any) -> dict[str, int]:
+    """Total bytes of every tensor-holding attribute of a built pool."""
+    result = {}
+    for name, value in vars(pool).items():
+        tensors = tensors_of(value)
+        if tensors is not None:
+            assert all(t.device.type == "meta" for t in tensors), name
+            result[name] = sum(t.nbytes for t in tensors)
+    return result
+
+
+def count(pool: Any, names: list[str], given: int) -> int:
+    """The pool's own token (or layer) count, as the auditor reads it off a built pool."""
+    for name in names:
+        value = getattr(pool, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return given
+
+
+@dataclass
+class RealFigure:
+    per_token_per_layer: int
+    per_token: int
+
+
+def derive(
+    builds: list[tuple[Any, int, int]], settings: Settings
+) -> tuple[dict[str, RealFigure], set[str]]:
+    """Figures of every buffer from the four real builds (s1,l1), (s2,l1), (s1,l2), (s2,l2)."""
+    measured = [real_buffers(pool) for pool, _, _ in builds]
+    names = set(measured[0])
+    assert all(set(m) == names for m in measured), measured
+    counts = [
+        (count(pool, settings.token_params, t), count(pool, settings.layer_params, n))
+        for pool, t, n in builds
+    ]
+    (s1, l1), (s2, _), (_, l2), _ = counts
+    assert s1 != s2 and l1 != l2, counts
+    figures = {}
+    for name in names:
+        b11, b21, b12, b22 = (m[name] for m in measured)
+        numerator = b22 - b12 - b21 + b11
+        denominator = (s2 - s1) * (l2 - l1)
+        assert numerator % denominator == 0, (name, numerator, denominator)
+        a = numerator // denominator
+        per_token = (b21 - b11) - a * (s2 - s1) * l1
+        assert per_token % (s2 - s1) == 0, (name, per_token)
+        figures[name] = RealFigure(a, per_token // (s2 - s1))
+    return figures, names
+
+
+def constructor_kwargs(cls: type, values: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """The arguments the auditor passed: config values for the parameters it had values for."""
+    parameters = inspect.signature(cls.__init__).parameters
+    skipped = set(settings.token_params) | set(settings.layer_params)
+    skipped |= set(settings.device_pool_params)
+    kwargs = {
+        name: value for name, value in values.items() if name in parameters and name not in skipped
+    }
+    if "device" in parameters:
+        kwargs["device"] = "meta"
+    if "pin_memory" in parameters:
+        kwargs["pin_memory"] = False
+    return kwargs
+
+
+def load_class(info) -> type:
+    module = importlib.import_module(info.module.name)
+    value: Any = module
+    for part in info.qualname.removeprefix(info.module.name + ".").split("."):
+        value = getattr(value, part)
+    assert inspect.isclass(value), info.qualname
+    return value
+
+
+def allow_meta_allocations(host_cls: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Host pools that allocate through `ALLOC_MEMORY_FUNCS[device]` get a "meta" entry."""
+    module = sys.modules[host_cls.__module__]
+    table = getattr(module, "ALLOC_MEMORY_FUNCS", None)
+    if isinstance(table, dict) and "meta" not in table:
+        monkeypatch.setitem(table, "meta", table.get("cpu") or next(iter(table.values())))
+
+
+def build_point(
+    evaluation: Evaluation, point: PointResult, settings: Settings
+) -> tuple[list[tuple[Any, int, int]], list[tuple[Any, int, int]]]:
+    device_cls = load_class(evaluation.device)
+    host_cls = load_class(evaluation.host) if evaluation.host is not None else None
+    (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
+    device_builds, host_builds = [], []
+    for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2)):
+        kwargs = constructor_kwargs(device_cls, point.values, settings)
+        parameters = inspect.signature(device_cls.__init__).parameters
+        kwargs.update({n: tokens for n in settings.token_params if n in parameters})
+        kwargs.update({n: layers for n in settings.layer_params if n in parameters})
+        device = device_cls(**kwargs)
+        device_builds.append((device, tokens, layers))
+        if host_cls is not None:
+            kwargs = constructor_kwargs(host_cls, point.values, settings)
+            parameters = inspect.signature(host_cls.__init__).parameters
+            [device_param] = [n for n in settings.device_pool_params if n in parameters]
+            kwargs[device_param] = device
+            host_builds.append((host_cls(**kwargs), tokens, layers))
+    return device_builds, host_builds
+
+
+@dataclass
+class Comparison:
+    evaluation: Evaluation
+    point: PointResult
+    side: str
+    buffer: str
+    real: RealFigure
+
+
+def audit_fixture(root: Path) -> tuple[Settings, AuditResult]:
+    settings = load_settings(find_config([root]))
+    return settings, audit([root], settings)
+
+
+def oracle(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Settings, AuditResult, list[Comparison]]:
+    """Audit one fixture, rebuild every evaluated point for real, and compare every figure."""
+    root = FIXTURES / name
+    settings, result = audit_fixture(root)
+    assert result.errors == [] and result.unresolved == [], (result.errors, result.unresolved)
+    assert result.evaluations
+    comparisons: list[Comparison] = []
+    with imported_fixture(root):
+        for evaluation in result.evaluations:
+            if evaluation.host is not None:
+                allow_meta_allocations(load_class(evaluation.host), monkeypatch)
+            assert evaluation.points and not evaluation.truncated
+            for point in evaluation.points:
+                assert point.failure is None and point.infeasible is None, point
+                device_builds, host_builds = build_point(evaluation, point, settings)
+                sides = [("device", device_builds, point.device)]
+                if evaluation.host is not None:
+                    sides.append(("host", host_builds, point.host))
+                for side, builds, static in sides:
+                    real, names = derive(builds, settings)
+                    # every buffer the real pool holds was measured, and nothing else
+                    assert set(static) == names, (side, point.values, set(static), names)
+                    for buffer, figure in static.items():
+                        where = (
+                            f"{name}: {evaluation.device.name} {side}.{buffer} at {point.values}"
+                        )
+                        assert figure.resolved, (where, figure.unknown)
+                        got = (figure.bytes_per_token_per_layer, figure.bytes_per_token)
+                        want = (real[buffer].per_token_per_layer, real[buffer].per_token)
+                        assert got == want, (where, figure.arithmetic)
+                        comparisons.append(
+                            Comparison(evaluation, point, side, buffer, real[buffer])
+                        )
+    return settings, result, comparisons
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    host: str
+    device: str
+    buffer: str
+    values: dict[str, Any]
+    host_bytes: int
+    device_bytes: int
+
+
+def real_mismatches(comparisons: list[Comparison], settings: Settings) -> list[Mismatch]:
+    """Host buffers whose real size differs from their device counterpart's (with buffer-map)."""
+    points: dict[int, tuple[Comparison, dict[str, dict[str, RealFigure]]]] = {}
+    for c in comparisons:
+        _, sides = points.setdefault(id(c.point), (c, {"device": {}, "host": {}}))
+        sides[c.side][c.buffer] = c.real
+    found = []
+    for c, sides in points.values():
+        device = sides["device"]
+        for buffer, host in sides["host"].items():
+            names = [buffer] if buffer in device else settings.buffer_map.get(buffer, [])
+            if not names or not all(n in device for n in names):
+                continue
+            device_bytes = sum(device[n].per_token_per_layer for n in names)
+            if host.per_token_per_layer != device_bytes:
+                found.append(
+                    Mismatch(
+                        c.evaluation.host.name,
+                        c.evaluation.device.name,
+                        buffer,
+                        c.point.values,
+                        host.per_token_per_layer,
+                        device_bytes,
+                    )
+                )
+    return found
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_static_figures_equal_real_measurements(name: str, monkeypatch) -> None:
+    settings, result, comparisons = oracle(name, monkeypatch)
+    assert len(comparisons) > 0
+    # both sides of every pair were compared
+    assert {c.side for c in comparisons} == {"device", "host"}
+    mismatches = real_mismatches(comparisons, settings)
+    if name.endswith("_fixed"):
+        # ground truth, independent of the auditor: the fix really makes the sizes agree
+        assert mismatches == []
+        assert result.findings == []
+    else:
+        # the bug is real, and the auditor reports exactly the real disagreements
+        assert mismatches
+        reported = {
+            (f.host.class_name, f.device.class_name, f.host.buffer, len(f.points))
+            for f in result.findings
+        }
+        real: dict[tuple[str, str, str], int] = {}
+        for m in mismatches:
+            real[(m.host, m.device, m.buffer)] = real.get((m.host, m.device, m.buffer), 0) + 1
+        assert reported == {key + (n,) for key, n in real.items()}
+
+
+def test_the_oracle_sees_the_incident(monkeypatch) -> None:
+    """Built for real, the buggy incident's host holds 132 B/token/layer of index K where the
+    device holds 256, exactly where index_k_dtype is bf16; the auditor's figures agree."""
+    settings, _, comparisons = oracle("incident_buggy", monkeypatch)
+    mismatches = real_mismatches(comparisons, settings)
+    assert mismatches
+    for m in mismatches:
+        assert (m.host, m.device, m.buffer) == (
+            "MLATokenToKVPoolHost",
+            "DeepSeekV4TokenToKVPool",
+            "index_k_with_scale_buffer",
+        )
+        assert m.values["index_k_dtype"] == torch.bfloat16
+        assert (m.host_bytes, m.device_bytes) == (132, 256)
+    assert len(mismatches) == 8
+    static = [
+        c
+        for c in comparisons
+        if c.buffer == "index_k_with_scale_buffer"
+        and c.point.values["index_k_dtype"] == torch.bfloat16
+    ]
+    assert {(c.side, c.real.per_token_per_layer) for c in static} == {
+        ("host", 132),
+        ("device", 256),
+    }
+
+
+def test_fixture_import_is_undone() -> None:
+    """The oracle imports fixture code; nothing of it may stay behind for other tests."""
+    assert not any(n == PACKAGE or n.startswith(PACKAGE + ".") for n in sys.modules)
+    assert not any(str(FIXTURES) in entry for entry in sys.path)
