@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from dataclasses import dataclass
@@ -54,12 +55,30 @@ def _not_regular(path: Path) -> str | None:
 
 
 def module_name(path: Path, root: Path) -> str:
-    """Dotted module name of `path` relative to `root` (`pkg/__init__.py` -> `pkg`)."""
+    """The dotted name Python would import `path` by.
+
+    Inside a package (a folder with `__init__.py`), the name runs from the topmost package
+    above it, even above `root`: auditing `sglang/srt/mem_cache` still names its files
+    `sglang.srt.mem_cache.x`, so imports of `sglang.srt.utils` do not land on
+    `mem_cache/utils.py`. Outside packages, the name is relative to `root`.
+    """
+    parts = [] if path.name == "__init__.py" else [path.stem]
+    directory = path.parent
+    if _is_package(directory):
+        while _is_package(directory) and directory.parent != directory:
+            parts.insert(0, directory.name)
+            directory = directory.parent
+        return ".".join(parts)
     relative = path.relative_to(root).with_suffix("")
-    parts = list(relative.parts)
-    if parts and parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts) if parts else path.stem
+    names = list(relative.parts)
+    if names and names[-1] == "__init__":
+        names.pop()
+    return ".".join(names) if names else path.stem
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_package(directory: Path) -> bool:
+    return (directory / "__init__.py").is_file()
 
 
 def discover(paths: list[Path]) -> tuple[list[SourceFile], list[tuple[Path, str]]]:

@@ -122,6 +122,7 @@ class ModuleInfo:
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     imports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    star_imports: list[str] = field(default_factory=list)  # `from x import *` sources
     is_package: bool = False
 
     @property
@@ -217,7 +218,7 @@ class _TopLevelCollector(cst.CSTVisitor):
             else:
                 self.module.functions.setdefault(node.name.value, info)
         self.function_depth += 1
-        return True
+        return False  # bodies are read by the interpreter when it runs them
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.function_depth -= 1
@@ -233,6 +234,11 @@ class _TopLevelCollector(cst.CSTVisitor):
     def _record(self, node: cst.Import | cst.ImportFrom) -> None:
         if self.class_stack or self.function_depth:
             return  # local imports are bound when the interpreter runs them
+        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+            module = dotted(node.module) if node.module else None
+            self.module.star_imports.append(
+                absolute_module(self.module, len(node.relative), module)
+            )
         for bound, source, attr in import_bindings(self.module, node):
             self.module.imports.setdefault(bound, (source, attr))
 
@@ -241,13 +247,18 @@ class ProjectIndex:
     """All indexed modules of an audit, with name resolution across them."""
 
     def __init__(self, parsed_modules: list[ParsedModule]) -> None:
-        self.modules: dict[str, ModuleInfo] = {}
+        self.modules: dict[str, ModuleInfo] = {}  # unique keys: the name, or name@root
+        self._by_name: dict[str, list[ModuleInfo]] = {}
         for parsed in parsed_modules:
             name = parsed.source.module
             info = ModuleInfo(name, parsed, is_package=parsed.source.path.name == "__init__.py")
             _collect_top_level(info)
-            self.modules.setdefault(name, info)
-        self._suffix_cache: dict[str, ModuleInfo | None] = {}
+            key = name if name not in self.modules else f"{name}@{parsed.source.root}"
+            if key in self.modules:
+                continue  # the same file given twice
+            self.modules[key] = info
+            self._by_name.setdefault(name, []).append(info)
+        self._suffix_cache: dict[str, list[ModuleInfo]] = {}
         for module in self.modules.values():
             for cls in module.classes.values():
                 self._link_bases(cls)
@@ -259,22 +270,30 @@ class ProjectIndex:
     def all_classes(self) -> list[ClassInfo]:
         return [cls for module in self.modules.values() for cls in module.classes.values()]
 
-    def find_module(self, name: str) -> ModuleInfo | None:
-        """Exact module name, else the indexed module whose name is the longest dotted suffix.
+    def find_module(self, name: str, near: ModuleInfo | None = None) -> ModuleInfo | None:
+        """The module an import names, preferring one audited from the same root as `near`.
 
-        Lets `from sglang.srt.mem_cache.x import Y` resolve when only `sglang/srt` was given.
+        Exact name first, else the indexed module whose name is the longest dotted suffix
+        (`from sglang.srt.x import Y` when `sglang` is not itself a package in the tree).
         """
-        if name in self.modules:
-            return self.modules[name]
-        if name not in self._suffix_cache:
-            best: ModuleInfo | None = None
-            for candidate, module in self.modules.items():
-                if name.endswith("." + candidate) and (
-                    best is None or len(candidate) > len(best.name)
-                ):
-                    best = module
-            self._suffix_cache[name] = best
-        return self._suffix_cache[name]
+        candidates = self._by_name.get(name)
+        if candidates is None:
+            if name not in self._suffix_cache:
+                best: list[ModuleInfo] = []
+                for candidate, modules in self._by_name.items():
+                    if name.endswith("." + candidate) and (
+                        not best or len(candidate) > len(best[0].name)
+                    ):
+                        best = modules
+                self._suffix_cache[name] = best
+            candidates = self._suffix_cache[name]
+        if not candidates:
+            return None
+        if near is not None and len(candidates) > 1:
+            for module in candidates:
+                if module.parsed.source.root == near.parsed.source.root:
+                    return module
+        return candidates[0]
 
     def resolve_static(self, module: ModuleInfo, name: str, depth: int = 0):
         """Follow a top-level name through imports to a ClassInfo, FunctionInfo or ModuleInfo.
@@ -291,7 +310,7 @@ class ProjectIndex:
             target = module.functions[head]
         elif head in module.imports:
             source, attr = module.imports[head]
-            target = self.resolve_import(source, attr, depth + 1)
+            target = self.resolve_import(source, attr, depth + 1, module)
         else:
             return None
         for part in rest.split(".") if rest else []:
@@ -303,18 +322,23 @@ class ProjectIndex:
                 return None
         return target
 
-    def resolve_import(self, source: str, attr: str | None, depth: int = 0):
+    def resolve_import(
+        self, source: str, attr: str | None, depth: int = 0, near: ModuleInfo | None = None
+    ):
         if attr is None:
-            module = self.find_module(source)
+            module = self.find_module(source, near)
             return module if module is not None else source
-        module = self.find_module(source)
+        module = self.find_module(source, near)
         if module is None:
-            submodule = self.find_module(f"{source}.{attr}") if source else None
+            submodule = self.find_module(f"{source}.{attr}", near) if source else None
             return submodule if submodule is not None else f"{source}.{attr}"
         found = self.resolve_static(module, attr, depth + 1)
         if found is None:
-            submodule = self.find_module(f"{module.name}.{attr}")
-            return submodule
+            for star in module.star_imports:
+                found = self.resolve_import(star, attr, depth + 1, module)
+                if found is not None and not isinstance(found, str):
+                    return found
+            return self.find_module(f"{module.name}.{attr}", module)
         return found
 
     def _link_bases(self, cls: ClassInfo) -> None:

@@ -17,7 +17,10 @@ from auditor.index import ClassInfo
 from auditor.interpret.values import Instance, Tensor, Unknown, is_unknown
 from auditor.location import Location
 
-BUFFER_WORDS = ("buffer", "_buf")
+
+def looks_like_buffer(name: str) -> bool:
+    """For attributes that are Unknown: is the name one of a buffer (not `index_buf_size`)?"""
+    return "buffer" in name or name.endswith("_buf")
 
 
 @dataclass(frozen=True)
@@ -70,11 +73,11 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
     result: dict[str, list[Tensor] | Unknown] = {}
     for name, value in instance.attrs.items():
         if is_unknown(value):
-            if any(word in name for word in BUFFER_WORDS):
+            if looks_like_buffer(name):
                 result[name] = value
             continue
         if isinstance(value, (list, tuple)) and any(is_unknown(v) for v in value):
-            if any(isinstance(v, Tensor) for v in value) or any(w in name for w in BUFFER_WORDS):
+            if any(isinstance(v, Tensor) for v in value) or looks_like_buffer(name):
                 result[name] = next(v for v in value if is_unknown(v))
             continue
         tensors = tensors_of(value)

@@ -97,6 +97,16 @@ def _config_value(value: Any, where: str) -> Any:
     raise ConfigError(f"{where}: expected numbers, booleans or strings, got {value!r}")
 
 
+def _dtype_value(name: str, where: str) -> Any:
+    """A default dtype: `"torch.bfloat16"` or `"bfloat16"`; anything else is an error."""
+    from auditor.dtypes import dtype_by_name
+
+    dtype = dtype_by_name(name)
+    if dtype is None:
+        raise ConfigError(f"{where}: unknown torch dtype {name!r}")
+    return dtype
+
+
 def _matrix(table: Any, where: str) -> dict[str, list[Any]]:
     _expect(table, dict, where, "a table of parameter = [values]")
     result = {}
@@ -140,7 +150,7 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
         if key != "default":
             raise ConfigError(f"{source}: unknown key 'dtypes.{key}'")
         settings.default_dtypes = [
-            _config_value(v, f"{source}: dtypes.default")
+            _dtype_value(v, f"{source}: dtypes.default")
             for v in _string_list(value, f"{source}: dtypes.default")
         ]
     settings.matrix.update(_matrix(data.get("matrix", {}), f"{source}: matrix"))
@@ -177,10 +187,11 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
     project: dict = {}
     if config_path is not None:
         data = _read_toml(config_path)
+        tool = _expect(data.get("tool", {}), dict, f"{config_path}: tool", "a table")
         if config_path.name == "pyproject.toml":
-            project = data.get("tool", {}).get("layout-audit", {})
+            project = tool.get("layout-audit", {})
         else:
-            project = data.get("tool", {}).get("layout-audit", data)
+            project = tool.get("layout-audit", data)
         settings.config_file = str(config_path)
     source = str(config_path) if config_path else "<defaults>"
     _expect(project, dict, f"{source}: [tool.layout-audit]", "a table")
@@ -206,7 +217,9 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
                         )
             setattr(settings, key, values)
     if "output-format" in project:
-        output_format = _expect(project.pop("output-format"), str, f"{source}: output-format", "a string")
+        output_format = _expect(
+            project.pop("output-format"), str, f"{source}: output-format", "a string"
+        )
         if output_format not in OUTPUT_FORMATS:
             raise ConfigError(
                 f"{source}: output-format: expected one of {', '.join(OUTPUT_FORMATS)}, got {output_format!r}"
@@ -233,6 +246,7 @@ def find_config(paths: list[Path]) -> Path | None:
                     data = _read_toml(candidate)
                 except ConfigError:
                     return candidate  # reported when loaded
-                if "layout-audit" in data.get("tool", {}):
+                tool = data.get("tool", {})
+                if isinstance(tool, dict) and "layout-audit" in tool:
                     return candidate
     return None

@@ -11,6 +11,7 @@ from auditor.interpret import library
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import (
     ClassRef,
+    DefaultDict,
     ExternalRef,
     FunctionRef,
     Instance,
@@ -103,6 +104,12 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
     key = keys[0] if len(keys) == 1 else tuple(keys)
     if is_unknown(key):
         return key
+    if isinstance(container, DefaultDict) and not isinstance(key, slice):
+        try:
+            if key not in container:
+                return interp.call(container.factory, [], {}, _location(frame, node))
+        except TypeError:
+            return Unknown("unhashable dict key", _location(frame, node))
     if isinstance(container, (dict, list, tuple, str)):
         try:
             return container[key]

@@ -15,6 +15,7 @@ from auditor import dtypes
 from auditor.interpret.values import (
     BoundBuiltin,
     ClassRef,
+    DefaultDict,
     ExternalRef,
     Instance,
     Tensor,
@@ -96,7 +97,9 @@ def numel(shape: tuple[int, ...]) -> int:
 
 
 def allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | Unknown:
+    fill_value = None
     if name == "torch.full":
+        fill_value = args[1] if len(args) > 1 else kwargs.get("fill_value")
         args = args[:1]
     if name == "torch.empty_strided":
         size_arg = args[0] if args else kwargs.get("size")
@@ -116,6 +119,20 @@ def allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | 
             return shape
         elements = numel(shape)
     dtype = kwargs.get("dtype", None)
+    if dtype is None and name == "torch.full":
+        fill = fill_value
+        if is_unknown(fill):
+            return Unknown(
+                f"dtype of torch.full() follows an unresolved fill value: {fill.reason}",
+                ctx.location,
+            )
+        torch = dtypes.torch_module()
+        if isinstance(fill, bool):
+            dtype = torch.bool
+        elif isinstance(fill, int):
+            dtype = torch.int64
+        elif isinstance(fill, complex):
+            dtype = torch.complex64
     if dtype is None:
         dtype = dtypes.torch_module().get_default_dtype()
     if is_unknown(dtype):
@@ -317,6 +334,13 @@ def _len(args: list, kwargs: dict, ctx: CallContext):
     return ctx.unknown("len() of a value the interpreter does not model")
 
 
+def _defaultdict(args: list, kwargs: dict, ctx: CallContext):
+    factory = args[0] if args else None
+    if len(args) > 1 and not isinstance(args[1], dict):
+        return args[1] if is_unknown(args[1]) else ctx.unknown("defaultdict() from a non-dict")
+    return DefaultDict(factory, args[1] if len(args) > 1 else {}, **kwargs)
+
+
 def _ignore(args: list, kwargs: dict, ctx: CallContext):
     return None
 
@@ -382,6 +406,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.list": _to_list,
     "builtins.dict": _to_dict,
     "builtins.print": _ignore,
+    "collections.defaultdict": _defaultdict,
     "math.ceil": _numeric(math.ceil, "math.ceil"),
     "math.floor": _numeric(math.floor, "math.floor"),
     "math.prod": lambda args, kwargs, ctx: _checked_prod(args, ctx),

@@ -22,7 +22,13 @@ from auditor.interpret.control import (
     ReturnSignal,
 )
 from auditor.interpret.library import ABSENT, CallContext
-from auditor.interpret.scopes import Frame, LazyImport, Thunk, assigned_targets
+from auditor.interpret.scopes import (
+    Frame,
+    LazyImport,
+    Thunk,
+    assigned_targets,
+    self_method_calls,
+)
 from auditor.interpret.values import (
     BoundBuiltin,
     ClassRef,
@@ -242,14 +248,14 @@ class Interpreter:
 
     def bind_import(self, statement: cst.Import | cst.ImportFrom, frame: Frame) -> None:
         for bound, source, attr in import_bindings(frame.module, statement):
-            frame.locals[bound] = LazyImport(source, attr)
+            frame.locals[bound] = LazyImport(source, attr, frame.module)
 
     def resolve_import(self, lazy: LazyImport, location: Location) -> Any:
-        module = self.index.find_module(lazy.source) if lazy.source else None
+        module = self.index.find_module(lazy.source, lazy.near) if lazy.source else None
         if lazy.attr is None:
             return ModuleRef(module) if module is not None else ExternalRef(lazy.source)
         if module is None:
-            submodule = self.index.find_module(f"{lazy.source}.{lazy.attr}")
+            submodule = self.index.find_module(f"{lazy.source}.{lazy.attr}", lazy.near)
             if submodule is not None:
                 return ModuleRef(submodule)
             return library.external_attribute(lazy.source, lazy.attr)
@@ -257,13 +263,28 @@ class Interpreter:
         return found
 
     def module_attribute(self, module: ModuleInfo, name: str, location: Location) -> Any:
+        found = self.module_member(module, name, location, set())
+        if found is ABSENT:
+            return Unknown(f"module {module.name} has no name {name!r}", location)
+        return found
+
+    def module_member(self, module: ModuleInfo, name: str, location: Location, seen: set) -> Any:
+        """A module's name: its own bindings, then `from x import *` sources, then submodules."""
+        if id(module) in seen:
+            return ABSENT
+        seen.add(id(module))
         namespace = self.module_namespace(module)
         if name in namespace:
             return self.force(namespace, name, location)
-        submodule = self.index.find_module(f"{module.name}.{name}")
-        if submodule is not None:
-            return ModuleRef(submodule)
-        return Unknown(f"module {module.name} has no name {name!r}", location)
+        if not name.startswith("_"):
+            for source in module.star_imports:
+                star = self.index.find_module(source, module)
+                if star is not None:
+                    found = self.module_member(star, name, location, seen)
+                    if found is not ABSENT:
+                        return found
+        submodule = self.index.find_module(f"{module.name}.{name}", module)
+        return ModuleRef(submodule) if submodule is not None else ABSENT
 
     def force(self, namespace: dict, name: str, location: Location) -> Any:
         """Evaluate a deferred binding (assignment thunk or import) on first use."""
@@ -297,16 +318,22 @@ class Interpreter:
     def lookup_name(self, name: str, frame: Frame, node: cst.CSTNode) -> Any:
         if name in CONSTANTS:
             return CONSTANTS[name]
-        location = frame.module.parsed.location(node)
         scopes = [frame.locals]
         if frame.parent_scope is not None:
             scopes.append(frame.parent_scope)
-        if frame.class_body is not None and frame.declarative:
-            pass  # class body: its own names first (frame.locals), then the module
-        scopes.append(self.module_namespace(frame.module))
+        module_scope = self.module_namespace(frame.module)
+        scopes.append(module_scope)
         for scope in scopes:
             if name in scope:
-                return self.force(scope, name, location)
+                value = scope[name]
+                if isinstance(value, (Thunk, LazyImport, ConfigDependency)):
+                    return self.force(scope, name, frame.module.parsed.location(node))
+                return value
+        location = frame.module.parsed.location(node)
+        if frame.module.star_imports:
+            found = self.module_member(frame.module, name, location, set())
+            if found is not ABSENT:
+                return found
         if name in BUILTIN_NAMES:
             return ExternalRef(f"builtins.{name}")
         return Unknown(f"name {name!r} is not defined", location)
@@ -323,11 +350,7 @@ class Interpreter:
         if isinstance(obj, SuperProxy):
             return self.super_attribute(obj, name, location)
         if isinstance(obj, ModuleRef):
-            namespace = self.module_namespace(obj.module)
-            if name in namespace:
-                return self.force(namespace, name, location)
-            submodule = self.index.find_module(f"{obj.module.name}.{name}")
-            return ModuleRef(submodule) if submodule is not None else ABSENT
+            return self.module_member(obj.module, name, location, set())
         if isinstance(obj, ExternalRef):
             return library.external_attribute(obj.name, name)
         return library.value_attribute(obj, name, location)
@@ -575,7 +598,14 @@ class Interpreter:
                     self.assign(item.asname.name, Unknown("context manager value", None), frame)
             self.exec_block(statement.body.body, frame)
         elif isinstance(statement, cst.Try):
-            self.exec_block(statement.body.body, frame)
+            try:
+                self.exec_block(statement.body.body, frame)
+            except Infeasible as signal:
+                if not statement.handlers:
+                    raise
+                # a handler may catch it: what the try/except assigns is undecided, not infeasible
+                self.mark_undecided([statement], frame, f"exception may be caught: {signal.reason}")
+                return
             if statement.orelse is not None:
                 self.exec_block(statement.orelse.body.body, frame)
             if statement.finalbody is not None:
@@ -641,6 +671,7 @@ class Interpreter:
             frame.locals[name] = unknown
         receiver = frame.receiver
         if isinstance(receiver, Instance):
+            self_attrs = self_attrs + self.attributes_set_by_calls(receiver, statements)
             for attr in self_attrs:
                 receiver.attrs[attr] = unknown
             if calls and receiver.incomplete is None:
@@ -649,6 +680,28 @@ class Interpreter:
             frame.undecided_return = Unknown(
                 f"return value depends on an undecided path: {why}", location
             )
+
+    def attributes_set_by_calls(self, receiver: Instance, statements: list) -> list[str]:
+        """`self.` attributes that the methods called from a block may set (a few levels deep).
+
+        So a buffer built by `self._create_buffers()` under an undecided branch is reported as
+        Unknown instead of silently keeping an earlier placeholder value.
+        """
+        found: list[str] = []
+        seen: set[str] = set()
+        pending = [(name, 0) for name in self_method_calls(statements)]
+        while pending:
+            name, depth = pending.pop()
+            if name in seen or depth > 4:
+                continue
+            seen.add(name)
+            method = receiver.cls.find_method(name)
+            if method is None:
+                continue
+            body = method.node.body.body
+            found.extend(assigned_targets(body)[1])
+            pending.extend((callee, depth + 1) for callee in self_method_calls(body))
+        return found
 
     def exec_small(self, small: cst.BaseSmallStatement, frame: Frame) -> None:
         module = frame.module
@@ -676,12 +729,10 @@ class Interpreter:
         elif isinstance(small, cst.Assert):
             verdict = self.truth(self.eval(small.test, frame))
             if verdict is False:
-                raise Infeasible(
-                    f"assert {module.parsed.code(small.test)} fails", module.parsed.location(small)
-                )
+                self.fail(frame, f"assert {module.parsed.code(small.test)} fails", small)
         elif isinstance(small, cst.Raise):
             what = module.parsed.code(small.exc) if small.exc is not None else "raise"
-            raise Infeasible(f"raises {what}", module.parsed.location(small))
+            self.fail(frame, f"raises {what}", small)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
             self.bind_import(small, frame)
         elif isinstance(small, cst.Break):
@@ -691,6 +742,17 @@ class Interpreter:
         elif isinstance(small, cst.Del):
             for name in assigned_targets([cst.SimpleStatementLine([small])])[0]:
                 frame.locals.pop(name, None)
+
+    def fail(self, frame: Frame, reason: str, node: cst.CSTNode) -> None:
+        """A decided `raise` or failing `assert`: the config point is infeasible.
+
+        Unless an undecided branch earlier in the function may already have returned: then
+        the raise is not certain, and the call's result is Unknown instead.
+        """
+        location = frame.module.parsed.location(node)
+        if frame.undecided_return is not None:
+            raise ReturnSignal(frame.undecided_return)
+        raise Infeasible(reason, location)
 
     def assign(self, target: cst.BaseExpression, value: Any, frame: Frame, source=None) -> None:
         module = frame.module

@@ -50,6 +50,7 @@ class LazyImport:
 
     source: str
     attr: str | None
+    near: ModuleInfo | None = None  # the importing module: prefer its own audited root
     resolving: bool = False
 
 
@@ -127,3 +128,28 @@ def assigned_targets(statements) -> tuple[list[str], list[str], bool, bool]:
     for statement in statements:
         statement.visit(collector)
     return collector.names, collector.self_attrs, collector.returns, collector.calls
+
+
+class _SelfCallCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and func.value.value == "self"
+        ):
+            self.names.append(func.attr.value)
+
+
+def self_method_calls(statements) -> list[str]:
+    """Names of `self.method(...)` calls in a block (not inside nested definitions)."""
+    collector = _SelfCallCollector()
+    for statement in statements:
+        statement.visit(collector)
+    return collector.names

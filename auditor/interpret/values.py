@@ -112,3 +112,11 @@ class ConfigDependency:
     """A lazily read config value: binding a parameter does not count as depending on it."""
 
     name: str
+
+
+class DefaultDict(dict):
+    """`collections.defaultdict`: a missing key calls `factory` (an interpreter value)."""
+
+    def __init__(self, factory: Any, *args: Any) -> None:
+        super().__init__(*args)
+        self.factory = factory

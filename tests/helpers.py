@@ -1,0 +1,134 @@
+"""Build the auditor's stages on small synthetic source trees written into a temporary folder."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from auditor.discover import discover
+from auditor.index import ClassInfo, ProjectIndex
+from auditor.interpret.machine import ConfigPoint, Interpreter
+from auditor.interpret.values import ConfigDependency, Instance, Tensor, Unknown
+from auditor.limits import DEFAULT_LIMITS, Limits
+from auditor.location import Location
+from auditor.matrix import parameter_names
+from auditor.parse import FileError, parse_file
+from auditor.settings import Settings
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write `{relative path: source}` below `root` (sources are dedented); return `root`."""
+    for relative, source in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source).lstrip("\n"))
+    return root
+
+
+def build_index(root: Path, files: dict[str, str]) -> ProjectIndex:
+    """Stages 1-3 on a synthetic tree; every file must parse."""
+    write_tree(root, files)
+    sources, problems = discover([root])
+    assert problems == []
+    parsed = []
+    for source in sources:
+        outcome = parse_file(source, str(source.path.relative_to(root)))
+        assert not isinstance(outcome, FileError), outcome
+        parsed.append(outcome)
+    return ProjectIndex(parsed)
+
+
+def find_class(index: ProjectIndex, name: str) -> ClassInfo:
+    matches = [cls for cls in index.all_classes() if cls.name == name]
+    assert len(matches) == 1, f"{name}: {matches}"
+    return matches[0]
+
+
+@dataclass
+class Built:
+    """An instance built by the interpreter, with the config point it read from."""
+
+    instance: Instance
+    point: ConfigPoint
+    interpreter: Interpreter
+
+    def __getitem__(self, name: str) -> Any:
+        return self.instance.attrs[name]
+
+    def attr(self, name: str) -> Any:
+        """An attribute as audited code would read it (instance, then class, then property)."""
+        return self.interpreter.get_attribute(self.instance, name, Location("<test>", 1))
+
+
+def build(
+    index: ProjectIndex,
+    class_name: str,
+    values: dict[str, Any] | None = None,
+    kwargs: dict[str, Any] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Built:
+    """Instantiate a class as evaluate.py does: constructor parameters named in `values` are
+    bound to lazily read config values; others take their defaults (or `kwargs`)."""
+    cls = find_class(index, class_name)
+    values = dict(values or {})
+    arguments: dict[str, Any] = {
+        name: ConfigDependency(name) for name in parameter_names(cls) if name in values
+    }
+    arguments.update(kwargs or {})
+    point = ConfigPoint(values)
+    interpreter = Interpreter(index, point, limits)
+    instance = interpreter.instantiate(cls, [], arguments, cls.location)
+    return Built(instance, point, interpreter)
+
+
+def module_value(
+    index: ProjectIndex,
+    module: str,
+    name: str,
+    values: dict[str, Any] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Any:
+    """The value of a module-level name, as audited code importing it would see it."""
+    interpreter = Interpreter(index, ConfigPoint(dict(values or {})), limits)
+    return interpreter.module_attribute(index.modules[module], name, Location("<test>", 1))
+
+
+def evaluate(root: Path, expression: str, prelude: str = "", limits: Limits = DEFAULT_LIMITS):
+    """Evaluate one expression at module level of a throwaway module `m` (after `prelude`)."""
+    source = textwrap.dedent(prelude) + f"\nRESULT = {expression}\n"
+    index = build_index(root, {"m.py": source})
+    return module_value(index, "m", "RESULT", limits=limits)
+
+
+def nbytes(value: Any) -> int:
+    """Total bytes of a tensor or a (per-layer) list of tensors."""
+    if isinstance(value, Tensor):
+        return value.nbytes
+    assert isinstance(value, list) and value, value
+    assert all(isinstance(t, Tensor) for t in value), value
+    return sum(t.nbytes for t in value)
+
+
+def assert_unknown(value: Any, *words: str) -> Unknown:
+    """`value` is Unknown, carries a location and its reason mentions each of `words`."""
+    assert isinstance(value, Unknown), f"expected Unknown, got {value!r}"
+    assert value.reason
+    for word in words:
+        assert word in value.reason, f"{word!r} not in {value.reason!r}"
+    return value
+
+
+def settings(**overrides: Any) -> Settings:
+    """Small settings for synthetic pools: `size` tokens and `layer_num` layers."""
+    base = Settings(
+        token_params=["size"],
+        layer_params=["layer_num"],
+        device_pool_params=["device_pool"],
+        token_counts=(100, 300),
+        layer_counts=(2, 5),
+    )
+    for key, value in overrides.items():
+        setattr(base, key, value)
+    return base
