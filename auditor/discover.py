@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import stat
+import subprocess
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 SKIPPED_DIRS = frozenset(
@@ -81,12 +84,54 @@ def _is_package(directory: Path) -> bool:
     return (directory / "__init__.py").is_file()
 
 
-def discover(paths: list[Path]) -> tuple[list[SourceFile], list[tuple[Path, str]]]:
+def _matches(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
+    """ruff-style exclusion: a glob matching the name, or the path relative to the root."""
+    if not patterns:
+        return False
+    try:
+        relative = path.relative_to(root).as_posix()
+    except ValueError:
+        relative = path.as_posix()
+    return any(fnmatch(path.name, p) or fnmatch(relative, p) for p in patterns)
+
+
+def gitignored(root: Path, paths: list[Path]) -> set[Path]:
+    """The paths under `root` that git ignores (.gitignore files, info/exclude, global excludes).
+
+    Asks git itself, once per root, rather than re-implementing gitignore rules; outside a
+    repository, or without git, nothing is ignored.
+    """
+    if not paths or shutil.which("git") is None:
+        return set()
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "check-ignore", "--stdin", "-z"],
+            input=b"\0".join(os.fsencode(str(path.resolve())) for path in paths),
+            capture_output=True,
+            timeout=120,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if done.returncode not in (0, 1):  # 128: not a git repository
+        return set()
+    ignored = {Path(os.fsdecode(item)) for item in done.stdout.split(b"\0") if item}
+    return {path for path in paths if path.resolve() in ignored}
+
+
+def discover(
+    paths: list[Path],
+    exclude: tuple[str, ...] | None = None,
+    extend_exclude: tuple[str, ...] = (),
+    respect_gitignore: bool = False,
+) -> tuple[list[SourceFile], list[tuple[Path, str]]]:
     """Return the `.py` files under `paths`, sorted, and the paths that could not be read.
 
-    A file named directly is audited even if a skip rule would hide it, as ruff does.
+    `exclude` replaces the default skipped folders (SKIPPED_DIRS); `extend_exclude` adds to
+    them. A file named directly is audited even if a skip rule would hide it, as ruff does.
     """
+    patterns = tuple(SKIPPED_DIRS if exclude is None else exclude) + tuple(extend_exclude)
     found: dict[Path, SourceFile] = {}
+    walked: dict[Path, list[Path]] = {}
     problems: list[tuple[Path, str]] = []
     for given in paths:
         if not given.exists():
@@ -105,8 +150,8 @@ def discover(paths: list[Path]) -> tuple[list[SourceFile], list[tuple[Path, str]
         for directory, subdirs, files in os.walk(given, followlinks=False, onerror=None):
             current = Path(directory)
             try:
-                stat = current.stat()
-                key = (stat.st_dev, stat.st_ino)
+                status = current.stat()
+                key = (status.st_dev, status.st_ino)
             except OSError as error:
                 problems.append((current, error.strerror or str(error)))
                 subdirs[:] = []
@@ -118,16 +163,24 @@ def discover(paths: list[Path]) -> tuple[list[SourceFile], list[tuple[Path, str]
             subdirs[:] = sorted(
                 d
                 for d in subdirs
-                if d not in SKIPPED_DIRS
+                if not _matches(current / d, root, patterns)
                 and not d.endswith(".egg-info")
                 and not _is_virtualenv(current / d)
             )
             for name in sorted(files):
                 if name.endswith(".py"):
                     path = current / name
+                    if _matches(path, root, patterns):
+                        continue
                     why = _not_regular(path)
                     if why is not None:
                         problems.append((path, why))
                         continue
-                    found.setdefault(path, SourceFile(path, root, module_name(path, root)))
+                    if path not in found:
+                        found[path] = SourceFile(path, root, module_name(path, root))
+                        walked.setdefault(root, []).append(path)
+    if respect_gitignore:
+        for root, files in walked.items():
+            for path in gitignored(root, files):
+                found.pop(path, None)
     return sorted(found.values(), key=lambda f: str(f.path)), problems

@@ -53,16 +53,6 @@ def display_path(path: Path) -> str:
         return str(absolute)
 
 
-def _excluded(path: str, patterns: list[str]) -> bool:
-    from fnmatch import fnmatch
-
-    parts = Path(path).parts
-    return any(
-        fnmatch(path, pattern) or any(fnmatch(part, pattern) for part in parts)
-        for pattern in patterns
-    )
-
-
 def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -> None:
     pair = (
         evaluation.device.name
@@ -114,14 +104,17 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
     """Audit the Python files under `paths`. Never imports or runs any of them."""
     started = time.perf_counter()
     result = AuditResult()
-    sources, problems = discover(paths)
+    sources, problems = discover(
+        paths,
+        exclude=tuple(settings.exclude) if settings.exclude is not None else None,
+        extend_exclude=tuple(settings.extend_exclude),
+        respect_gitignore=settings.respect_gitignore,
+    )
     for path, why in problems:
         result.errors.append(FileError(display_path(path), 1, 1, why))
     parsed: list[ParsedModule] = []
     for source in sources:
         shown = display_path(source.path)
-        if settings.exclude and _excluded(shown, settings.exclude):
-            continue
         outcome = parse_file(source, shown)
         if isinstance(outcome, FileError):
             result.errors.append(outcome)

@@ -68,7 +68,25 @@ def catalog(index: ProjectIndex, settings: Settings) -> PoolCatalog:
     hosts = [c for c in concrete if is_host_pool(c, settings)]
     pairs: list[Pair] = []
     unresolved: list[Unknown] = []
+    by_name: dict[str, list[ClassInfo]] = {}
+    for cls in classes:
+        by_name.setdefault(cls.name, []).append(cls)
+        by_name.setdefault(cls.qualname, []).append(cls)
     for host in hosts:
+        configured = settings.pairs.get(host.name) or settings.pairs.get(host.qualname)
+        if configured is not None:  # the project's config decides, not the annotation
+            for device_name in configured:
+                matches = [d for d in by_name.get(device_name, []) if d in devices]
+                if not matches:
+                    unresolved.append(
+                        Unknown(
+                            f"pairs.{host.name}: no device pool class {device_name!r} in the tree",
+                            host.location,
+                        )
+                    )
+                for device in matches:
+                    pairs.append(Pair(host, device, "configured in [tool.layout-audit.pairs]"))
+            continue
         annotation = _device_annotation(host, settings)
         owner = _annotation_owner(host)
         if annotation is None:

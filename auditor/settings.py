@@ -55,7 +55,10 @@ class Settings:
     layer_counts: tuple[int, int] = (2, 3)
     select: list[str] = field(default_factory=lambda: known_codes())
     ignore: list[str] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
+    exclude: list[str] | None = None  # None: the default skipped folders (discover.SKIPPED_DIRS)
+    extend_exclude: list[str] = field(default_factory=list)
+    respect_gitignore: bool = True
+    pairs: dict[str, list[str]] = field(default_factory=dict)  # host class = [device classes]
     output_format: str = "text"
     config_file: str | None = None
 
@@ -206,16 +209,26 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
             raise ConfigError(f"{source}: rule-packs: no rule pack {name!r} (looked for {path})")
         apply_pack(settings, _read_toml(path), str(path))
         settings.packs.append(name)
-    for key in ("select", "ignore", "exclude"):
+    for key in ("select", "ignore", "exclude", "extend-exclude"):
         if key in project:
             values = _string_list(project.pop(key), f"{source}: {key}")
-            if key != "exclude":
+            if key in ("select", "ignore"):
                 for code in values:
                     if code not in known_codes():
                         raise ConfigError(
                             f"{source}: {key}: unknown code {code!r} (known: {', '.join(known_codes())})"
                         )
-            setattr(settings, key, values)
+            setattr(settings, key.replace("-", "_"), values)
+    if "respect-gitignore" in project:
+        settings.respect_gitignore = _expect(
+            project.pop("respect-gitignore"), bool, f"{source}: respect-gitignore", "true or false"
+        )
+    if "pairs" in project:
+        pairs = _expect(
+            project.pop("pairs"), dict, f"{source}: pairs", "a table of host = [devices]"
+        )
+        for host, devices in pairs.items():
+            settings.pairs[host] = _string_list(devices, f"{source}: pairs.{host}")
     if "output-format" in project:
         output_format = _expect(
             project.pop("output-format"), str, f"{source}: output-format", "a string"
