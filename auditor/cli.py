@@ -31,6 +31,7 @@ examples:
   layout-audit src/ --output-format json         machine-readable findings
   layout-audit src/ --show-unresolved            also list what could not be evaluated
   layout-audit --explain LA001                   what a check finds and how to fix it
+  layout-audit src/ --table-html table.html      the sizes as a grid in an HTML page
 
 configuration: [tool.layout-audit] in the nearest pyproject.toml above PATH, e.g.
   [tool.layout-audit]
@@ -62,9 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--output-format",
-        choices=["text", "json", "github", "sarif"],
+        choices=["text", "json", "github", "sarif", "html"],
         default=None,
-        help="text (default), json, github (workflow annotations) or sarif (code scanning)",
+        help="text (default), json, github (workflow annotations), sarif (code scanning) or "
+        "html (the layout table as an HTML page)",
     )
     parser.add_argument(
         "--show-unresolved",
@@ -73,6 +75,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--show-pools", action="store_true", help="print every pool's buffers and their sizes"
+    )
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="after the findings, print each host/device pair's sizes as a grid",
+    )
+    parser.add_argument(
+        "--table-html",
+        type=Path,
+        metavar="FILE",
+        help="write the layout table as a self-contained HTML page to FILE",
     )
     parser.add_argument(
         "--config", type=Path, metavar="FILE", help="use this pyproject.toml or TOML file"
@@ -168,6 +181,13 @@ def run(argv: list[str] | None = None) -> int:
         settings.select = select
     if ignore is not None:
         settings.ignore = ignore
+    output_format = args.output_format or settings.output_format
+    if args.table and output_format not in ("text", "github"):
+        sys.stderr.write(
+            f"layout-audit: error: --table prints text; it cannot be mixed with "
+            f"--output-format {output_format} (use --table-html FILE)\n"
+        )
+        return EXIT_ERROR
     from auditor.engine import audit
     from auditor.report import github, json_report, sarif, text
 
@@ -176,8 +196,25 @@ def run(argv: list[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - an internal error must still exit 2, not crash
         sys.stderr.write(f"layout-audit: internal error: {type(error).__name__}: {error}\n")
         return EXIT_ERROR
-    output_format = args.output_format or settings.output_format
-    if output_format == "json":
+    grids = None
+    if args.table or args.table_html or output_format == "html":
+        from auditor.report import table
+
+        grids = table.build(result, settings)
+    if args.table_html is not None:
+        try:
+            with args.table_html.open("w", encoding="utf-8") as handle:
+                table.render_html(grids, handle)
+        except OSError as error:
+            sys.stderr.write(
+                f"layout-audit: error: cannot write --table-html {args.table_html}: "
+                f"{error.strerror or error}\n"
+            )
+            return EXIT_ERROR
+    if output_format == "html":
+        table.render_html(grids, sys.stdout)
+        text.summary(result, sys.stderr)
+    elif output_format == "json":
         json_report.render(result, sys.stdout)
     elif output_format == "github":
         github.render(result, sys.stdout)
@@ -188,6 +225,9 @@ def run(argv: list[str] | None = None) -> int:
         text.render(result, sys.stdout, sys.stderr, args.show_unresolved)
     if args.show_pools:
         show_pools(result, sys.stdout)
+    if args.table:
+        sys.stdout.write("\n")
+        table.render_text(grids, sys.stdout)
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if result.findings or result.errors else EXIT_CLEAN

@@ -70,7 +70,8 @@ class PoolEvaluator:
         host_builds: list[tuple[Instance, int, int]] = []
         reads: set[str] = set()
         result = PointResult(values)
-        for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2)):
+        t3 = t2 + (t2 - t1)  # a fifth build checks that bytes really are linear in tokens
+        for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
             full = dict(values)
             full.update({name: tokens for name in settings.token_params})
             full.update({name: layers for name in settings.layer_params})

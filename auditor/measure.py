@@ -140,13 +140,27 @@ def arithmetic(first: Tensor, last: Tensor, per_token_per_layer: int) -> str:
     return f"shape {first.shape} x {dtype} = {result}"
 
 
+def _fits(totals: list[int], counts: list[tuple[int, int]], a: int, b: int) -> bool:
+    """Does B(s, l) = a*s*l + b*s + c*l + d, fitted on the first four builds, predict the rest?"""
+    (s1, l1), (_, l2) = counts[0], counts[2]
+    c_times = (totals[2] - totals[0]) - a * s1 * (l2 - l1)  # c * (l2 - l1)
+    if c_times % (l2 - l1):
+        return False
+    c = c_times // (l2 - l1)
+    d = totals[0] - a * s1 * l1 - b * s1 - c * l1
+    return all(
+        total == a * s * l + b * s + c * l + d for total, (s, l) in zip(totals[4:], counts[4:])
+    )
+
+
 def measure(
     builds: list[tuple[Instance, int, int]],
     cls: ClassInfo,
     token_names: list[str],
     layer_names: list[str],
 ) -> dict[str, BufferFigure]:
-    """Figures for each buffer from four builds: (s1,l1), (s2,l1), (s1,l2), (s2,l2).
+    """Figures for each buffer from builds at (s1,l1), (s2,l1), (s1,l2), (s2,l2), and
+    optionally a fifth at (s3,l2) that checks the fit (a `size * size` buffer fits any four).
 
     `builds` holds (instance, token count given, layer count given).
     """
@@ -156,7 +170,7 @@ def measure(
         (count_of(instance, token_names, tokens), count_of(instance, layer_names, layers))
         for instance, tokens, layers in builds
     ]
-    (s1, l1), (s2, _), (_, l2), _ = counts
+    (s1, l1), (s2, _), (_, l2) = counts[:3]
     figures: dict[str, BufferFigure] = {}
     for name in names:
         site = builds[0][0].set_sites.get(name) or cls.location
@@ -180,13 +194,17 @@ def measure(
                 unknown=Unknown("pool size did not follow the token or layer count", location),
             )
             continue
-        b11, b21, b12, b22 = totals
+        b11, b21, b12, b22 = totals[:4]
         numerator = b22 - b12 - b21 + b11
         denominator = (s2 - s1) * (l2 - l1)
         per_token_numerator = (b21 - b11) - (numerator // denominator if denominator else 0) * (
             s2 - s1
         ) * l1
-        if numerator % denominator or per_token_numerator % (s2 - s1):
+        if (
+            numerator % denominator
+            or per_token_numerator % (s2 - s1)
+            or not _fits(totals, counts, numerator // denominator, per_token_numerator // (s2 - s1))
+        ):
             figures[name] = BufferFigure(
                 name,
                 location,

@@ -27,7 +27,7 @@ def _rules_dir() -> Path:
 
 RULES_DIR = _rules_dir()
 DEFAULT_PACKS = ("sglang",)
-OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+OUTPUT_FORMATS = ("text", "json", "github", "sarif", "html")
 
 
 def known_codes() -> list[str]:

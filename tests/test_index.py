@@ -343,8 +343,14 @@ def test_suffix_lookup_prefers_the_longest_match(tmp_path):
 
 def test_the_same_module_name_under_two_roots_keeps_both(tmp_path):
     """Two trees audited together each keep their modules; imports prefer their own tree."""
-    write_tree(tmp_path / "one", {"mod.py": "class First:\n    pass\n", "use.py": "from mod import First\n"})
-    write_tree(tmp_path / "two", {"mod.py": "class Second:\n    pass\n", "use.py": "from mod import Second\n"})
+    write_tree(
+        tmp_path / "one",
+        {"mod.py": "class First:\n    pass\n", "use.py": "from mod import First\n"},
+    )
+    write_tree(
+        tmp_path / "two",
+        {"mod.py": "class Second:\n    pass\n", "use.py": "from mod import Second\n"},
+    )
     sources, _ = discover([tmp_path / "one", tmp_path / "two"])
     index = ProjectIndex([parse_file(s, str(s.path)) for s in sources])
     classes = sorted(c.name for c in index.all_classes())

@@ -137,11 +137,6 @@ def test_arithmetic_shows_the_formula(tmp_path):
     assert text == "head_num * head_dim = 1024 x bfloat16 (2 B) = 2048 B/token/layer"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="four builds fit a*s*l + b*s + c*l + d exactly, so a size*size term goes unnoticed; "
-    "checking linearity needs a fifth build (evaluate.py run_point)",
-)
 def test_non_linear_sizes_are_unknown(tmp_path):
     device, _ = figures(
         tmp_path,

@@ -41,7 +41,7 @@ Derive the host layout from the device pool it mirrors (read its dtype and row s
 """
 
 
-def _device_counterpart(
+def device_counterpart(
     name: str, device: dict[str, BufferFigure], settings: Settings
 ) -> BufferFigure | None:
     if name in device:
@@ -108,7 +108,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
     disagreements: dict[str, list[tuple[PointResult, BufferFigure, BufferFigure]]] = {}
     for point in feasible:
         for name, host_figure in point.host.items():
-            device_figure = _device_counterpart(name, point.device, settings)
+            device_figure = device_counterpart(name, point.device, settings)
             if device_figure is None or not host_figure.resolved or not device_figure.resolved:
                 continue
             if not host_figure.same_size(device_figure):
