@@ -149,7 +149,8 @@ def _fits(totals: list[int], counts: list[tuple[int, int]], a: int, b: int) -> b
     c = c_times // (l2 - l1)
     d = totals[0] - a * s1 * l1 - b * s1 - c * l1
     return all(
-        total == a * s * l + b * s + c * l + d for total, (s, l) in zip(totals[4:], counts[4:])
+        total == a * s * layers + b * s + c * layers + d
+        for total, (s, layers) in zip(totals[4:], counts[4:])
     )
 
 
