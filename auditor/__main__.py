@@ -1,7 +1,5 @@
 """`python -m auditor` behaves exactly like the `layout-audit` console script."""
 
-import sys
+from auditor.cli import entry
 
-from auditor.cli import main
-
-sys.exit(main())
+entry()
