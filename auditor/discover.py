@@ -123,11 +123,12 @@ def discover(
     exclude: tuple[str, ...] | None = None,
     extend_exclude: tuple[str, ...] = (),
     respect_gitignore: bool = False,
+    include: tuple[str, ...] = ("*.py",),
 ) -> tuple[list[SourceFile], list[tuple[Path, str]]]:
     """Return the `.py` files under `paths`, sorted, and the paths that could not be read.
 
-    `exclude` replaces the default skipped folders (SKIPPED_DIRS); `extend_exclude` adds to
-    them. A file named directly is audited even if a skip rule would hide it, as ruff does.
+    `include` globs pick the files (on names or root-relative paths); `exclude` replaces the
+    default skipped folders (SKIPPED_DIRS); `extend_exclude` adds to them. A file named directly is audited even if a skip rule would hide it, as ruff does.
     """
     patterns = tuple(SKIPPED_DIRS if exclude is None else exclude) + tuple(extend_exclude)
     found: dict[Path, SourceFile] = {}
@@ -168,7 +169,7 @@ def discover(
                 and not _is_virtualenv(current / d)
             )
             for name in sorted(files):
-                if name.endswith(".py"):
+                if _matches(current / name, root, include):
                     path = current / name
                     if _matches(path, root, patterns):
                         continue

@@ -109,6 +109,7 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         exclude=tuple(settings.exclude) if settings.exclude is not None else None,
         extend_exclude=tuple(settings.extend_exclude),
         respect_gitignore=settings.respect_gitignore,
+        include=tuple(settings.include),
     )
     for path, why in problems:
         result.errors.append(FileError(display_path(path), 1, 1, why))

@@ -55,6 +55,7 @@ class Settings:
     layer_counts: tuple[int, int] = (2, 3)
     select: list[str] = field(default_factory=lambda: known_codes())
     ignore: list[str] = field(default_factory=list)
+    include: list[str] = field(default_factory=lambda: ["*.py"])
     exclude: list[str] | None = None  # None: the default skipped folders (discover.SKIPPED_DIRS)
     extend_exclude: list[str] = field(default_factory=list)
     respect_gitignore: bool = True
@@ -209,7 +210,7 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
             raise ConfigError(f"{source}: rule-packs: no rule pack {name!r} (looked for {path})")
         apply_pack(settings, _read_toml(path), str(path))
         settings.packs.append(name)
-    for key in ("select", "ignore", "exclude", "extend-exclude"):
+    for key in ("select", "ignore", "include", "exclude", "extend-exclude"):
         if key in project:
             values = _string_list(project.pop(key), f"{source}: {key}")
             if key in ("select", "ignore"):

@@ -42,6 +42,14 @@ def test_extend_exclude_drops_the_host_file_and_its_finding(project: Path) -> No
     assert _findings(project) == []
 
 
+def test_include_picks_the_files(project: Path) -> None:
+    _configure(project, 'include = ["memory_pool.py"]\n')
+    result = audit([project], load_settings(find_config([project])))
+    assert result.files_read == 1 and result.findings == []
+    _configure(project, 'include = ["memory_pool*.py"]\n')
+    assert [f.code for f in _findings(project)] == ["LA001"]
+
+
 def test_exclude_glob_on_relative_path(project: Path) -> None:
     _configure(project, 'exclude = ["sglang/srt/mem_cache/memory_pool_host.py"]\n')
     assert _findings(project) == []
