@@ -129,6 +129,13 @@ class ModuleInfo:
     def path(self) -> str:
         return self.parsed.display_path
 
+    @property
+    def tree_root(self):
+        """The folder its dotted name starts from: several trees may hold the same names."""
+        depth = len(self.name.split(".")) if self.name else 1
+        path = self.parsed.source.path
+        return path.parents[depth - 1 + (1 if self.is_package else 0)] if depth else path.parent
+
 
 def absolute_module(module: ModuleInfo, relative: int, name: str | None) -> str:
     """Resolve `from ..x import y`'s module part against the importing module."""
@@ -253,7 +260,7 @@ class ProjectIndex:
             name = parsed.source.module
             info = ModuleInfo(name, parsed, is_package=parsed.source.path.name == "__init__.py")
             _collect_top_level(info)
-            key = name if name not in self.modules else f"{name}@{parsed.source.root}"
+            key = name if name not in self.modules else f"{name}@{parsed.source.path}"
             if key in self.modules:
                 continue  # the same file given twice
             self.modules[key] = info
@@ -291,7 +298,7 @@ class ProjectIndex:
             return None
         if near is not None and len(candidates) > 1:
             for module in candidates:
-                if module.parsed.source.root == near.parsed.source.root:
+                if module.tree_root == near.tree_root:
                     return module
         return candidates[0]
 

@@ -220,3 +220,22 @@ def test_fixture_matrix_comes_from_the_fixture_pyproject() -> None:
     done = run_cli("fixtures/mha_v_head_dim_buggy", "--isolated", "--output-format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout) == []
+
+
+def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
+    """Eight trees share module names (`sglang.srt.mem_cache.memory_pool`); each host must
+    still pair with the device pools of its own tree, and no tree may be dropped."""
+    done = subprocess.run(
+        [sys.executable, "-m", "auditor", "fixtures", "--isolated", "--output-format", "json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    findings = json.loads(done.stdout)
+    trees = sorted({Path(f["path"]).parts[1] for f in findings})
+    # mha_v_head_dim needs its own pyproject (head_dim = 192) to show; --isolated hides it
+    assert trees == ["incident_buggy", "mla_fp4_kv_buggy", "never_run", "nsa_fp8_kv_buggy"]
+    for finding in findings:
+        tree = Path(finding["path"]).parts[1]
+        assert Path(finding["device"]["path"]).parts[1] == tree
