@@ -233,7 +233,10 @@ def test_header_and_driver() -> None:
     assert driver["version"] == auditor.__version__
     assert "informationUri" not in driver  # no public home page yet
     with_home = render(AuditResult(), information_uri="https://example.org/layout-audit")
-    assert with_home["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.org/layout-audit"
+    assert (
+        with_home["runs"][0]["tool"]["driver"]["informationUri"]
+        == "https://example.org/layout-audit"
+    )
 
 
 def test_one_rule_per_check_and_one_for_e902() -> None:
