@@ -1,0 +1,171 @@
+"""Audit pinned SGLang releases from PyPI and print how much of their pool code is understood.
+
+    python bench/corpus.py                      # the default releases, table to stdout
+    python bench/corpus.py 0.5.23 --markdown docs/corpus.md
+
+Each release is fetched once with `pip download --no-deps sglang==X` into `bench/.cache/` and
+unpacked there; its `sglang/srt` tree is audited with the bundled SGLang rule pack and no other
+configuration, in a child process so that wall time and peak memory are its own. Needs network
+access to PyPI the first time; the default test run never calls this (see the `corpus` marker).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+RELEASES = ("0.4.6.post5", "0.5.1", "0.5.10", "0.5.23")
+CACHE = Path(__file__).resolve().parent / ".cache"
+
+
+def fetch(version: str, cache: Path = CACHE) -> Path:
+    """The unpacked `sglang/srt` folder of a release, downloading and unpacking it once."""
+    target = cache / version
+    srt = target / "sglang" / "srt"
+    if srt.is_dir():
+        return srt
+    wheels = cache / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
+    if not found:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+             "-d", str(wheels), f"sglang=={version}"],
+            check=True,
+        )
+        found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
+    with zipfile.ZipFile(found[0]) as wheel:
+        members = [m for m in wheel.namelist() if m.startswith("sglang/srt/") and m.endswith(".py")]
+        wheel.extractall(target, members)
+    return srt
+
+
+def measure(tree: Path) -> dict:
+    """Audit one tree in this process and summarise it (run in a child by `run_release`)."""
+    from auditor.engine import audit
+    from auditor.settings import load_settings
+
+    started = time.perf_counter()
+    settings = load_settings(None)
+    settings.respect_gitignore = False  # the cache folder is git-ignored by this project
+    result = audit([tree], settings)
+    seconds = time.perf_counter() - started
+    buffers: dict[tuple[str, str, str], bool] = {}  # (module path, class, buffer) -> resolved
+    for evaluation in result.evaluations:
+        sides = [(evaluation.device, "device")]
+        if evaluation.host is not None:
+            sides.append((evaluation.host, "host"))
+        for cls, role in sides:
+            for point in evaluation.feasible:
+                figures = point.device if role == "device" else point.host
+                for name, figure in figures.items():
+                    key = (cls.module.path, cls.name, name)
+                    buffers[key] = buffers.get(key, True) and figure.resolved
+    in_mem_cache = {k: v for k, v in buffers.items() if "/mem_cache/" in k[0]}
+    reasons = Counter(_reason_kind(item.unknown.reason) for item in result.unresolved)
+    catalog = result.catalog
+    return {
+        "files": result.files_read,
+        "device_pools": len(catalog.devices) if catalog else 0,
+        "host_pools": len(catalog.hosts) if catalog else 0,
+        "pairs": len(catalog.pairs) if catalog else 0,
+        "buffers": len(buffers),
+        "resolved": sum(buffers.values()),
+        "mem_cache_buffers": len(in_mem_cache),
+        "mem_cache_resolved": sum(in_mem_cache.values()),
+        "findings": dict(Counter(f.code for f in result.findings)),
+        "finding_lines": [
+            f"{f.location}: {f.code} {f.message}" for f in result.findings
+        ],
+        "errors": len(result.errors),
+        "top_unresolved": reasons.most_common(8),
+        "seconds": round(seconds, 1),
+    }
+
+
+def _reason_kind(reason: str) -> str:
+    """Group reasons that differ only in names or numbers."""
+    words = []
+    for word in reason.split()[:9]:
+        words.append("…" if any(ch.isdigit() for ch in word) or "'" in word else word)
+    return " ".join(words)
+
+
+def run_release(version: str) -> dict:
+    tree = fetch(version)
+    started = time.perf_counter()
+    child = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", sys.executable, __file__, "--measure", str(tree)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - started
+    if child.returncode != 0:
+        raise SystemExit(f"audit of {version} failed:\n{child.stderr[-2000:]}")
+    summary = json.loads(child.stdout)
+    summary["version"] = version
+    summary["wall"] = round(wall, 1)
+    summary["peak_mb"] = round(int(child.stderr.strip().splitlines()[-1]) / 1024)
+    return summary
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "0/0"
+
+
+def table(rows: list[dict]) -> str:
+    header = (
+        "| release | files | device / host pools | pairs | buffers resolved at every point "
+        "| mem_cache buffers resolved | findings | wall | peak RSS |\n"
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|\n"
+    )
+    lines = []
+    for row in rows:
+        findings = ", ".join(f"{code}: {n}" for code, n in sorted(row["findings"].items())) or "none"
+        lines.append(
+            f"| {row['version']} | {row['files']} | {row['device_pools']} / {row['host_pools']} "
+            f"| {row['pairs']} | {_percent(row['resolved'], row['buffers'])} "
+            f"| {_percent(row['mem_cache_resolved'], row['mem_cache_buffers'])} | {findings} "
+            f"| {row['wall']} s | {row['peak_mb']} MB |"
+        )
+    details = []
+    for row in rows:
+        details.append(f"\n### {row['version']}: top unresolved reasons\n")
+        for reason, count in row["top_unresolved"]:
+            details.append(f"- {count} x {reason}")
+        for line in row["finding_lines"]:
+            details.append(f"- finding: `{line}`")
+    return header + "\n".join(lines) + "\n" + "\n".join(details) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("releases", nargs="*", default=list(RELEASES))
+    parser.add_argument("--markdown", type=Path, help="also write the table to this file")
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.measure:
+        print(json.dumps(measure(args.measure)))
+        return 0
+    rows = [run_release(version) for version in args.releases]
+    text = table(rows)
+    print(text)
+    if args.markdown:
+        args.markdown.write_text(
+            "# layout-audit on real SGLang releases\n\n"
+            "Generated by `python bench/corpus.py --markdown docs/corpus.md` "
+            "(the `sglang/srt` tree of each wheel, bundled SGLang pack, no other config).\n\n"
+            + text
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
