@@ -177,6 +177,45 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
 
 
+def _render(result, settings, args, output_format: str) -> bool:
+    """Print the result in the chosen format; True when an output file could not be written."""
+    from auditor.report import github, json_report, sarif, text
+
+    grids = None
+    if args.table or args.table_html or output_format == "html":
+        from auditor.report import table
+
+        grids = table.build(result, settings)
+    if args.table_html is not None:
+        try:
+            with args.table_html.open("w", encoding="utf-8") as handle:
+                table.render_html(grids, handle)
+        except OSError as error:
+            sys.stderr.write(
+                f"layout-audit: error: cannot write --table-html {args.table_html}: "
+                f"{error.strerror or error}\n"
+            )
+            return True
+    if output_format == "html":
+        table.render_html(grids, sys.stdout)
+        text.summary(result, sys.stderr)
+    elif output_format == "json":
+        json_report.render(result, sys.stdout)
+    elif output_format == "github":
+        github.render(result, sys.stdout)
+        text.summary(result, sys.stderr)
+    elif output_format == "sarif":
+        sarif.render(result, sys.stdout)
+    else:
+        text.render(result, sys.stdout, sys.stderr, args.show_unresolved)
+    if args.show_pools:
+        show_pools(result, sys.stdout)
+    if args.table:
+        sys.stdout.write("\n")
+        table.render_text(grids, sys.stdout)
+    return False
+
+
 def run(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -202,7 +241,6 @@ def run(argv: list[str] | None = None) -> int:
         )
         return EXIT_ERROR
     from auditor.engine import audit
-    from auditor.report import github, json_report, sarif, text
 
     gc.disable()  # the audit allocates millions of short-lived acyclic nodes
     try:
@@ -212,38 +250,15 @@ def run(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     finally:
         gc.enable()
-    grids = None
-    if args.table or args.table_html or output_format == "html":
-        from auditor.report import table
-
-        grids = table.build(result, settings)
-    if args.table_html is not None:
-        try:
-            with args.table_html.open("w", encoding="utf-8") as handle:
-                table.render_html(grids, handle)
-        except OSError as error:
-            sys.stderr.write(
-                f"layout-audit: error: cannot write --table-html {args.table_html}: "
-                f"{error.strerror or error}\n"
-            )
-            return EXIT_ERROR
-    if output_format == "html":
-        table.render_html(grids, sys.stdout)
-        text.summary(result, sys.stderr)
-    elif output_format == "json":
-        json_report.render(result, sys.stdout)
-    elif output_format == "github":
-        github.render(result, sys.stdout)
-        text.summary(result, sys.stderr)
-    elif output_format == "sarif":
-        sarif.render(result, sys.stdout)
-    else:
-        text.render(result, sys.stdout, sys.stderr, args.show_unresolved)
-    if args.show_pools:
-        show_pools(result, sys.stdout)
-    if args.table:
-        sys.stdout.write("\n")
-        table.render_text(grids, sys.stdout)
+    try:
+        failed = _render(result, settings, args, output_format)
+    except BrokenPipeError:
+        raise
+    except Exception as error:  # noqa: BLE001 - a renderer bug must still exit 2, not crash
+        sys.stderr.write(f"layout-audit: internal error: {type(error).__name__}: {error}\n")
+        return EXIT_ERROR
+    if failed:
+        return EXIT_ERROR
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if result.findings or result.errors else EXIT_CLEAN

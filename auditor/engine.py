@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,14 @@ from auditor.index import ProjectIndex
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.pairing import PoolCatalog, catalog
-from auditor.parse import FileError, ParsedModule, parse_file
+from auditor.parse import (
+    MAX_FILE_BYTES,
+    ClassOutline,
+    FileError,
+    LateParseError,
+    ParsedModule,
+    parse_file,
+)
 from auditor.settings import Settings
 from auditor.suppressions import SuppressionIndex, scan
 
@@ -36,7 +44,9 @@ class AuditResult:
     unresolved: list[Unresolved] = field(default_factory=list)
     evaluations: list[Evaluation] = field(default_factory=list)
     catalog: PoolCatalog | None = None
-    files_read: int = 0
+    files_read: int = 0  # files read and parsed (E902 files excluded)
+    files_found: int = 0  # files discovered
+    files_indexed: int = 0  # of those read, the ones that could matter and went through libcst
     seconds: float = 0.0
 
     @property
@@ -48,9 +58,21 @@ def display_path(path: Path) -> str:
     """Paths relative to the working directory when below it, as ruff prints them."""
     absolute = path.absolute()
     try:
-        return str(absolute.relative_to(Path.cwd()))
+        shown = str(absolute.relative_to(Path.cwd()))
     except ValueError:
-        return str(absolute)
+        shown = str(absolute)
+    return shown if shown.isprintable() else "".join(_printable(c) for c in shown)
+
+
+def _printable(char: str) -> str:
+    """A character of a path as output can show it: undecodable bytes (lone surrogates from
+    the file system) as `\\xff`, control characters as `\\n`, so every report line stays one
+    line of valid UTF-8."""
+    if char.isprintable():
+        return char
+    if "\udc80" <= char <= "\udcff":
+        return f"\\x{ord(char) - 0xDC00:02x}"
+    return char.encode("unicode_escape").decode("ascii")
 
 
 def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -> None:
@@ -60,6 +82,14 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
         else (f"{evaluation.host.name} <- {evaluation.device.name}")
     )
     feasible = evaluation.feasible
+    if evaluation.truncated:
+        reason = (
+            f"config point limit reached: {len(evaluation.points)} points evaluated, "
+            "the rest of the matrix was not"
+        )
+        into.setdefault(
+            (pair, reason), Unresolved(pair, Unknown(reason, evaluation.device.location))
+        )
     if evaluation.points and not feasible:
         first = evaluation.points[0]
         reason = first.failure or Unknown(
@@ -80,13 +110,73 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
                     into.setdefault(key, Unresolved(subject, figure.unknown))
 
 
+_CLASS_NAME = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
+
+
+def may_define_pools(parsed: list[ParsedModule], settings: Settings) -> set[int]:
+    """The modules (by id) that may define a pool class, or hold a suppression comment.
+
+    A device pool's constructor takes a layer-count parameter and a host pool's a device-pool
+    parameter (pairing.py): a class may be a pool if an `__init__` in its body takes one, or
+    if it derives from such a class. Derivation is followed by name, from each file's outline
+    (CPython's syntax tree, no libcst): a class naming, in its bases, a class already kept or
+    an `import ... as` alias of one is kept too, until nothing changes. Other modules cannot
+    define a pool; they are indexed only if resolving a name needs them.
+    """
+    words = set(settings.layer_params) | set(settings.device_pool_params)
+    kept: set[int] = set()
+    names: set[str] = set()  # classes that may be pools, or derive from one
+    aliases: list[tuple[str, str]] = []
+    pending: list[tuple[int, ClassOutline]] = []  # classes not known to be pool-like yet
+    for module in parsed:
+        shape = module.outline
+        if shape is None:  # CPython did not parse it: every class in it may be a pool
+            kept.add(id(module))
+            try:
+                names.update(_CLASS_NAME.findall(module.tree.code))
+            except LateParseError:
+                pass
+            continue
+        if module.may_suppress:
+            kept.add(id(module))
+        aliases.extend(shape.aliases)
+        for cls in shape.classes:
+            if cls.init_params & words:
+                kept.add(id(module))
+                names.add(cls.name)
+            else:
+                pending.append((id(module), cls))
+    changed = True
+    while changed:
+        changed = False
+        for original, alias in aliases:
+            if original in names and alias not in names:
+                names.add(alias)
+                changed = True
+        still = []
+        for module_id, cls in pending:
+            if cls.bases & names:
+                names.add(cls.name)
+                kept.add(module_id)
+                changed = True
+            else:
+                still.append((module_id, cls))
+        pending = still
+    return kept
+
+
 def _apply_suppressions(
     result: AuditResult, parsed: list[ParsedModule], selected: set[str]
 ) -> None:
     """Drop silenced findings, then report suppressions that silenced nothing (LA100)."""
-    suppressions = SuppressionIndex(
-        [s for module in parsed for s in scan(module.display_path, module.tree.code)]
-    )
+    found = []
+    for module in parsed:
+        if module.may_suppress:  # parsed up front (may_define_pools keeps it), or rejected
+            try:
+                found.extend(scan(module.display_path, module.tree.code))
+            except LateParseError:
+                pass
+    suppressions = SuppressionIndex(found)
     kept = []
     for finding in result.findings:
         location = finding.location
@@ -116,13 +206,28 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
     parsed: list[ParsedModule] = []
     for source in sources:
         shown = display_path(source.path)
-        outcome = parse_file(source, shown)
+        try:
+            size = source.path.stat().st_size
+        except OSError:
+            size = 0  # parse_file reports why it cannot be read
+        try:
+            if size > MAX_FILE_BYTES:  # checked before reading, so a huge file is never loaded
+                outcome = FileError(
+                    shown, 1, 1, f"file is {size} bytes, over the {MAX_FILE_BYTES} byte limit"
+                )
+            else:
+                outcome = parse_file(source, shown)
+        except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
+            outcome = FileError(shown, 1, 1, f"cannot parse file: {type(error).__name__}: {error}")
         if isinstance(outcome, FileError):
-            result.errors.append(outcome)
+            # one line per error, whatever the exception text held (`path:line:col: E902 ...`)
+            message = " ".join(outcome.message.split())
+            result.errors.append(dataclasses.replace(outcome, message=message))
         else:
             parsed.append(outcome)
-    result.files_read = len(parsed)
-    index = ProjectIndex(parsed)
+    result.files_found = len(sources)
+    late_errors: list[FileError] = []
+    index = ProjectIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
     pools = catalog(index, settings)
     result.catalog = pools
     evaluator = PoolEvaluator(index, settings, limits)
@@ -146,6 +251,10 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
             result.evaluations.append(evaluation)
             _collect_unresolved(evaluation, unresolved)
     _apply_suppressions(result, parsed, set(selected))
+    for error in late_errors:  # files libcst rejected when first needed (CPython accepted them)
+        result.errors.append(dataclasses.replace(error, message=" ".join(error.message.split())))
+    result.files_read = len(parsed) - len(late_errors)
+    result.files_indexed = sum(1 for module in parsed if module.is_parsed) - len(late_errors)
     result.findings.sort(key=Finding.sort_key)
     result.errors.sort(key=lambda e: (e.path, e.line, e.column))
     result.unresolved = sorted(

@@ -6,11 +6,12 @@ indexed modules, never by importing anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from auditor.parse import ParsedModule
+from auditor.parse import FileError, LateParseError, ParsedModule, on_fresh_stack
 
 NEUTRAL_BASES = frozenset(
     {"object", "abc.ABC", "ABC", "typing.Generic", "Generic", "typing.Protocol", "Protocol"}
@@ -251,47 +252,123 @@ class _TopLevelCollector(cst.CSTVisitor):
 
 
 class ProjectIndex:
-    """All indexed modules of an audit, with name resolution across them."""
+    """All indexed modules of an audit, with name resolution across them.
 
-    def __init__(self, parsed_modules: list[ParsedModule]) -> None:
+    Modules listed in `eager` (all of them when it is None) are indexed up front; any other
+    module is indexed the first time a name resolution reaches it (`find_module`), from the
+    parsed-on-demand files of the discovery. `on_error` receives a FileError for a module
+    whose tree libcst rejects when it is first needed; that module then does not exist.
+    """
+
+    def __init__(
+        self,
+        parsed_modules: list[ParsedModule],
+        eager: set[int] | None = None,
+        on_error: Callable[[FileError], None] | None = None,
+    ) -> None:
         self.modules: dict[str, ModuleInfo] = {}  # unique keys: the name, or name@root
-        self._by_name: dict[str, list[ModuleInfo]] = {}
+        self._by_name: dict[str, list[ModuleInfo]] = {}  # indexed modules, in discovery order
+        self._known: dict[str, list[ParsedModule]] = {}  # every module, indexed or not
+        self._keys: dict[int, str] = {}
+        self._order: dict[int, int] = {}
+        self._indexed: dict[int, ModuleInfo | None] = {}  # None: libcst rejected the file
+        self._on_error = on_error
+        self._suffix_cache: dict[str, list[ModuleInfo]] = {}
+        self._subclasses: dict[int, list[ClassInfo]] | None = None
+        taken: set[str] = set()
+        first: list[ParsedModule] = []
         for parsed in parsed_modules:
             name = parsed.source.module
-            info = ModuleInfo(name, parsed, is_package=parsed.source.path.name == "__init__.py")
-            _collect_top_level(info)
-            key = name if name not in self.modules else f"{name}@{parsed.source.path}"
-            if key in self.modules:
+            key = name if name not in taken else f"{name}@{parsed.source.path}"
+            if key in taken:
                 continue  # the same file given twice
-            self.modules[key] = info
-            self._by_name.setdefault(name, []).append(info)
-        self._suffix_cache: dict[str, list[ModuleInfo]] = {}
-        for module in self.modules.values():
-            for cls in module.classes.values():
-                self._link_bases(cls)
-        self.subclasses: dict[int, list[ClassInfo]] = {}
-        for cls in self.all_classes():
-            for base in cls.bases:
-                self.subclasses.setdefault(id(base), []).append(cls)
+            taken.add(key)
+            self._keys[id(parsed)] = key
+            self._order[id(parsed)] = len(self._order)
+            self._known.setdefault(name, []).append(parsed)
+            if eager is None or id(parsed) in eager:
+                first.append(parsed)
+        collected = [self._collect(parsed) for parsed in first]
+        for module in collected:
+            if module is not None:
+                for cls in module.classes.values():
+                    self._link_bases(cls)
+
+    def _collect(self, parsed: ParsedModule) -> ModuleInfo | None:
+        """Index one module's top level (its bases are linked by the caller)."""
+        if id(parsed) in self._indexed:
+            return self._indexed[id(parsed)]
+        try:
+            parsed.tree  # noqa: B018 - parses the file if it was not yet
+        except LateParseError as late:
+            self._indexed[id(parsed)] = None
+            if self._on_error is not None:
+                self._on_error(late.error)
+            return None
+        name = parsed.source.module
+        info = ModuleInfo(name, parsed, is_package=parsed.source.path.name == "__init__.py")
+        _collect_top_level(info)
+        self._indexed[id(parsed)] = info
+        self.modules[self._keys[id(parsed)]] = info
+        same_name = self._by_name.setdefault(name, [])
+        same_name.append(info)
+        same_name.sort(key=lambda m: self._order[id(m.parsed)])
+        self._subclasses = None
+        return info
+
+    def _load(self, parsed: ParsedModule) -> ModuleInfo | None:
+        """Index a module on first need: parse, collect, link its classes' bases."""
+        if id(parsed) in self._indexed:
+            return self._indexed[id(parsed)]
+
+        def load() -> ModuleInfo | None:
+            module = self._collect(parsed)
+            if module is not None:
+                for cls in module.classes.values():
+                    self._link_bases(cls)
+            return module
+
+        # asked for from anywhere, maybe deep inside the interpreter: start from a fresh stack
+        return on_fresh_stack(load)
+
+    def _named(self, name: str) -> list[ModuleInfo]:
+        """The indexed modules called `name`, indexing any not yet indexed."""
+        for parsed in self._known.get(name, ()):
+            if id(parsed) not in self._indexed:
+                self._load(parsed)
+        return self._by_name.get(name, [])
+
+    @property
+    def subclasses(self) -> dict[int, list[ClassInfo]]:
+        """Direct subclasses of each indexed class (by id), in discovery order."""
+        if self._subclasses is None:
+            table: dict[int, list[ClassInfo]] = {}
+            for cls in self.all_classes():
+                for base in cls.bases:
+                    table.setdefault(id(base), []).append(cls)
+            self._subclasses = table
+        return self._subclasses
 
     def all_classes(self) -> list[ClassInfo]:
-        return [cls for module in self.modules.values() for cls in module.classes.values()]
+        """The classes of every module indexed so far, in discovery order."""
+        modules = sorted(self.modules.values(), key=lambda m: self._order[id(m.parsed)])
+        return [cls for module in modules for cls in module.classes.values()]
 
     def find_module(self, name: str, near: ModuleInfo | None = None) -> ModuleInfo | None:
         """The module an import names, preferring one audited from the same root as `near`.
 
-        Exact name first, else the indexed module whose name is the longest dotted suffix
+        Exact name first, else the audited module whose name is the longest dotted suffix
         (`from sglang.srt.x import Y` when `sglang` is not itself a package in the tree).
         """
-        candidates = self._by_name.get(name)
-        if candidates is None:
+        candidates = self._named(name)
+        if not candidates:
             if name not in self._suffix_cache:
                 best: list[ModuleInfo] = []
-                for candidate, modules in self._by_name.items():
-                    if name.endswith("." + candidate) and (
-                        not best or len(candidate) > len(best[0].name)
-                    ):
-                        best = modules
+                suffixes = [known for known in self._known if name.endswith("." + known)]
+                for candidate in sorted(suffixes, key=len, reverse=True):
+                    best = self._named(candidate)
+                    if best:
+                        break
                 self._suffix_cache[name] = best
             candidates = self._suffix_cache[name]
         if not candidates:

@@ -6,6 +6,9 @@ was expected, which the CLI prints as one line and exits 2.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +67,72 @@ class Settings:
     config_file: str | None = None
 
 
+@dataclass(frozen=True)
+class DtypeName:
+    """A dtype named in a rule pack, checked when loaded and turned into the real torch dtype
+    only when a pool needs it: an audit without pools never imports torch."""
+
+    name: str
+    where: str  # "file: key", for the error if torch disagrees
+
+    def resolve(self) -> Any:
+        from auditor.dtypes import dtype_by_name
+
+        dtype = dtype_by_name(self.name)
+        if dtype is None:
+            raise ConfigError(f"{self.where}: unknown torch dtype {self.name!r}")
+        return dtype
+
+
+def _lazy_dtypes(attribute: str) -> property:
+    """`Settings.<attribute>` with every DtypeName in it replaced by its torch dtype on read."""
+
+    def get(self: Settings) -> Any:
+        value = self.__dict__[attribute]
+        lists = value.values() if isinstance(value, dict) else [value]
+        for values in lists:
+            for i, item in enumerate(values):
+                if isinstance(item, DtypeName):
+                    values[i] = item.resolve()
+        return value
+
+    def set_(self: Settings, value: Any) -> None:
+        self.__dict__[attribute] = value
+
+    return property(get, set_)
+
+
+Settings.default_dtypes = _lazy_dtypes("default_dtypes")  # type: ignore[assignment]
+Settings.matrix = _lazy_dtypes("matrix")  # type: ignore[assignment]
+
+
+@functools.cache
+def _stub_dtype_names() -> frozenset[str]:
+    """The dtype names torch's own type stub declares (`float32: dtype = ...`), read without
+    importing torch; empty if torch or its stub cannot be found."""
+    try:
+        spec = importlib.util.find_spec("torch")
+    except (ImportError, ValueError):
+        return frozenset()
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        stub = Path(folder) / "_C" / "__init__.pyi"
+        try:
+            text = stub.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        return frozenset(re.findall(r"^(\w+): dtype = \.\.\.$", text, re.MULTILINE))
+    return frozenset()
+
+
+def _dtype_name(name: str, where: str) -> DtypeName:
+    """A dtype name checked against torch: against its stub when the name is there (no import),
+    else against torch itself (imported for that), so the answer is torch's either way."""
+    dtype = DtypeName(name, where)
+    if name.removeprefix("torch.") not in _stub_dtype_names():
+        dtype.resolve()  # raises ConfigError naming the file and the key
+    return dtype
+
+
 def _read_toml(path: Path) -> dict:
     try:
         with path.open("rb") as handle:
@@ -72,6 +141,10 @@ def _read_toml(path: Path) -> dict:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text: {error.reason} at byte {error.start}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
 
 def _expect(value: Any, kind: type | tuple, where: str, what: str) -> Any:
@@ -90,12 +163,7 @@ def _string_list(value: Any, where: str) -> list[str]:
 def _config_value(value: Any, where: str) -> Any:
     """Matrix values: numbers, booleans, strings; "torch.<dtype>" names a real torch dtype."""
     if isinstance(value, str) and value.startswith("torch."):
-        from auditor.dtypes import dtype_by_name
-
-        dtype = dtype_by_name(value)
-        if dtype is None:
-            raise ConfigError(f"{where}: unknown torch dtype {value!r}")
-        return dtype
+        return _dtype_name(value, where)
     if isinstance(value, (int, float, str, bool)):
         return value
     raise ConfigError(f"{where}: expected numbers, booleans or strings, got {value!r}")
@@ -103,12 +171,7 @@ def _config_value(value: Any, where: str) -> Any:
 
 def _dtype_value(name: str, where: str) -> Any:
     """A default dtype: `"torch.bfloat16"` or `"bfloat16"`; anything else is an error."""
-    from auditor.dtypes import dtype_by_name
-
-    dtype = dtype_by_name(name)
-    if dtype is None:
-        raise ConfigError(f"{where}: unknown torch dtype {name!r}")
-    return dtype
+    return _dtype_name(name, where)
 
 
 def _matrix(table: Any, where: str) -> dict[str, list[Any]]:
@@ -157,7 +220,7 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
             _dtype_value(v, f"{source}: dtypes.default")
             for v in _string_list(value, f"{source}: dtypes.default")
         ]
-    settings.matrix.update(_matrix(data.get("matrix", {}), f"{source}: matrix"))
+    settings.__dict__["matrix"].update(_matrix(data.get("matrix", {}), f"{source}: matrix"))
     buffer_map = data.get("buffer-map", {})
     _expect(buffer_map, dict, f"{source}: buffer-map", "a table of host name = [device names]")
     for host_name, device_names in buffer_map.items():

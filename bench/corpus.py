@@ -35,8 +35,17 @@ def fetch(version: str, cache: Path = CACHE) -> Path:
     found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
     if not found:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-             "-d", str(wheels), f"sglang=={version}"],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary=:all:",
+                "-d",
+                str(wheels),
+                f"sglang=={version}",
+            ],
             check=True,
         )
         found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
@@ -80,9 +89,7 @@ def measure(tree: Path) -> dict:
         "mem_cache_buffers": len(in_mem_cache),
         "mem_cache_resolved": sum(in_mem_cache.values()),
         "findings": dict(Counter(f.code for f in result.findings)),
-        "finding_lines": [
-            f"{f.location}: {f.code} {f.message}" for f in result.findings
-        ],
+        "finding_lines": [f"{f.location}: {f.code} {f.message}" for f in result.findings],
         "errors": len(result.errors),
         "top_unresolved": reasons.most_common(8),
         "seconds": round(seconds, 1),
@@ -128,7 +135,9 @@ def table(rows: list[dict]) -> str:
     )
     lines = []
     for row in rows:
-        findings = ", ".join(f"{code}: {n}" for code, n in sorted(row["findings"].items())) or "none"
+        findings = (
+            ", ".join(f"{code}: {n}" for code, n in sorted(row["findings"].items())) or "none"
+        )
         lines.append(
             f"| {row['version']} | {row['files']} | {row['device_pools']} / {row['host_pools']} "
             f"| {row['pairs']} | {_percent(row['resolved'], row['buffers'])} "

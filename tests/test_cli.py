@@ -250,3 +250,17 @@ def test_bad_config_in_a_child_process_prints_no_traceback(clean):
     assert child.returncode == 2
     assert child.stdout == ""
     assert child.stderr.count("\n") == 1 and "Traceback" not in child.stderr
+
+
+def test_a_renderer_failure_is_an_internal_error_not_a_traceback(monkeypatch, capsys):
+    from auditor.report import json_report
+
+    def broken(result, out):
+        raise RuntimeError("renderer exploded")
+
+    monkeypatch.setattr(json_report, "render", broken)
+    code = main(["--isolated", "--output-format", "json", "fixtures/incident_fixed"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "internal error: RuntimeError: renderer exploded" in err
+    assert "Traceback" not in err

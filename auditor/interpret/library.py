@@ -156,9 +156,18 @@ def allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | 
 
 def _min_max(fn: Callable) -> Callable:
     def run(args: list, kwargs: dict, ctx: CallContext):
-        items = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         if len(args) == 1 and is_unknown(args[0]):
             return args[0]
+        if kwargs.get("key") is not None or set(kwargs) - {"key", "default"}:
+            return ctx.unknown(f"{fn.__name__}() with these keyword arguments is not modelled")
+        if len(args) == 1:  # one argument: Python iterates it, and an int is an error
+            if not isinstance(args[0], (list, tuple, frozenset, str, dict)):
+                return ctx.unknown(f"{fn.__name__}() of one {type(args[0]).__name__}")
+            items = list(args[0])
+        elif "default" in kwargs:
+            return ctx.unknown(f"{fn.__name__}() with default= and several arguments")
+        else:
+            items = args
         unknown = first_unknown(items)
         if unknown is not None:
             return unknown

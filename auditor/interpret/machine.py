@@ -834,7 +834,9 @@ class Interpreter:
             if isinstance(right, int) and abs(right) > self.limits.max_power_exponent:
                 return Unknown(f"exponent {right} is over the limit", location)
             if isinstance(left, int) and isinstance(right, int) and right > 0:
-                if abs(left).bit_length() * right > self.limits.max_int_bits + 64:
+                # |left| >= 2 ** (bits - 1), so the power has at least (bits - 1) * right + 1
+                # bits; below that bound it is cheap to compute and `bounded` decides
+                if (abs(left).bit_length() - 1) * right >= self.limits.max_int_bits:
                     return Unknown(f"integer over {self.limits.max_int_bits} bits", location)
         if (
             op_type in (cst.LeftShift,)

@@ -1,0 +1,273 @@
+"""How fast is a whole-tree audit, next to ruff, and how fast is a pre-commit-sized one?
+
+    python bench/speed.py                         # /tmp/corpus/0.5.23/sglang/srt, 3 runs each
+    python bench/speed.py path/to/sglang/srt -n 5
+    python bench/speed.py path/to/tree --stages       # also the time of each stage
+    python bench/speed.py path/to/tree --profile 25   # also the top functions of one run
+    python bench/speed.py --markdown docs/speed.md    # the tables as Markdown, to a file
+
+Every command runs in a child process started by a small wrapper process, so that the wall
+time is the child's and the peak RSS (the wrapper's `RUSAGE_CHILDREN`) is that one child's
+alone. The rows:
+
+- `layout-audit TREE`: the whole tree, `--isolated` (bundled SGLang pack), N runs, median;
+- `ruff check --no-cache TREE`: the same files through ruff, if ruff is installed (it is a
+  development dependency only), with the ratio;
+- `layout-audit FILE`: a pre-commit-sized run, one file of the tree that defines no pool
+  class (the common commit), beside `python -c "import torch"`, which such a run must not pay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+DEFAULT_TREE = Path("/tmp/corpus/0.5.23/sglang/srt")
+REPO = Path(__file__).resolve().parent.parent
+
+# Runs `argv` once and prints {"seconds": wall, "rss_kb": peak RSS of that child}.
+WRAPPER = """
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+seconds = time.perf_counter() - started
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"seconds": seconds, "rss_kb": rss, "code": done.returncode,
+                  "stderr": done.stderr.decode(errors="replace")[-2000:]}))
+"""
+
+
+def run_once(argv: list[str]) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", WRAPPER, *argv], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def measure(argv: list[str], runs: int) -> dict:
+    outcomes = [run_once(argv) for _ in range(runs)]
+    seconds = [o["seconds"] for o in outcomes]
+    return {
+        "median": statistics.median(seconds),
+        "min": min(seconds),
+        "rss_mb": max(o["rss_kb"] for o in outcomes) / 1024,
+        "runs": runs,
+        "code": outcomes[-1]["code"],
+        "stderr": outcomes[-1]["stderr"],
+    }
+
+
+def audit_command(*paths: Path) -> list[str]:
+    return [sys.executable, "-m", "auditor", "--isolated", *map(str, paths)]
+
+
+def ruff_command(tree: Path) -> list[str] | None:
+    ruff = shutil.which("ruff") or shutil.which("ruff", path=str(Path(sys.executable).parent))
+    return [ruff, "check", "--no-cache", "--exit-zero", "--quiet", str(tree)] if ruff else None
+
+
+def file_without_pools(tree: Path) -> Path | None:
+    """The largest file of the tree that no pool class can be in: none of the bundled pack's
+    layer-count or device-pool parameter names appear in it (see engine.may_define_pools)."""
+    sys.path.insert(0, str(REPO))
+    from auditor.settings import load_settings
+
+    settings = load_settings(None)
+    words = [w.encode() for w in (*settings.layer_params, *settings.device_pool_params)]
+    best: tuple[int, Path] | None = None
+    for path in sorted(tree.rglob("*.py")) if tree.is_dir() else [tree]:
+        data = path.read_bytes()
+        if not any(word in data for word in words) and (best is None or len(data) > best[0]):
+            best = (len(data), path)
+    return best[1] if best else None
+
+
+def summary_line(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.startswith("Found ")]
+    return lines[-1] if lines else stderr.strip().splitlines()[-1] if stderr.strip() else ""
+
+
+def table(rows: list[tuple[str, dict]], reference: dict | None) -> list[str]:
+    out = [
+        "| command | runs | median wall | fastest | peak RSS | vs. first row |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for label, row in rows:
+        ratio = f"{row['median'] / reference['median']:.2f}x" if reference else "-"
+        out.append(
+            f"| {label} | {row['runs']} | {row['median']:.2f} s | {row['min']:.2f} s "
+            f"| {row['rss_mb']:.0f} MB | {ratio} |"
+        )
+    return out
+
+
+def profile(tree: Path, top: int) -> list[str]:
+    """The top functions (own time, then cumulative) of one in-process audit, gc off as in
+    the CLI. Work done on a fresh stack (modules indexed on first need, positions) runs in
+    short-lived threads that cProfile does not follow: it shows as `lock.acquire`."""
+    import cProfile
+    import gc
+    import io
+    import pstats
+
+    sys.path.insert(0, str(REPO))
+    from auditor.engine import audit
+    from auditor.settings import load_settings
+
+    settings = load_settings(None)
+    profiler = cProfile.Profile()
+    gc.disable()
+    try:
+        profiler.runcall(audit, [tree], settings)
+    finally:
+        gc.enable()
+    lines = []
+    for order in ("tottime", "cumulative"):
+        text = io.StringIO()
+        stats = pstats.Stats(profiler, stream=text)
+        stats.sort_stats(order).print_stats(top)
+        body = text.getvalue()
+        body = body[body.index("ncalls") :] if "ncalls" in body else body
+        prefix = os.path.dirname(os.path.dirname(os.__file__))
+        lines += [f"By {order}:", "", "```", body.replace(prefix, "<python>").rstrip(), "```", ""]
+    return lines
+
+
+def stages(tree: Path) -> list[str]:
+    """Wall time per stage of one in-process audit (gc off, as in the CLI), by wrapping the
+    engine's stage functions; libcst work is also totalled wherever it happened."""
+    import gc
+    import time
+
+    sys.path.insert(0, str(REPO))
+    import auditor.engine as engine
+    import auditor.parse as parse
+    from auditor.evaluate import PoolEvaluator
+    from auditor.settings import load_settings
+
+    spent: dict[str, float] = {}
+    calls: dict[str, int] = {}
+
+    def timed(label: str, function):
+        def wrapper(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.perf_counter() - started
+                calls[label] = calls.get(label, 0) + 1
+
+        return wrapper
+
+    patches = [
+        (engine, "discover", "1 discover"),
+        (engine, "parse_file", "2 read + CPython check (parse_file)"),
+        (engine, "may_define_pools", "3 pre-filter (may_define_pools)"),
+        (engine, "ProjectIndex", "4 index, up-front modules"),
+        (engine, "catalog", "5 catalog (pairing)"),
+        (PoolEvaluator, "evaluate", "6 evaluate pools (interpreter)"),
+        (engine, "_apply_suppressions", "7 suppressions"),
+        (parse, "_libcst_parse", " libcst parse, wherever"),
+        (parse, "_resolve_positions", " libcst positions, wherever"),
+    ]
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
+    for owner, name, label in patches:
+        setattr(owner, name, timed(label, getattr(owner, name)))
+    settings = load_settings(None)
+    gc.disable()
+    try:
+        started = time.perf_counter()
+        result = engine.audit([tree], settings)
+        total = time.perf_counter() - started
+    finally:
+        gc.enable()
+        for owner, name, value in saved:
+            setattr(owner, name, value)
+    lines = ["| stage | calls | wall |", "|---|---:|---:|"]
+    for _, _, label in patches:
+        if label.startswith(" "):
+            continue
+        lines.append(f"| {label} | {calls.get(label, 0)} | {spent.get(label, 0.0):.2f} s |")
+    lines.append(f"| whole audit | 1 | {total:.2f} s |")
+    for _, _, label in patches:
+        if label.startswith(" "):
+            name = label.strip().removesuffix(", wherever")
+            lines.append(
+                f"| of which {name} | {calls.get(label, 0)} | {spent.get(label, 0.0):.2f} s |"
+            )
+    lines += [
+        "",
+        f"{result.files_found} files found, {result.files_read} read and checked by CPython's "
+        f"parser, {result.files_indexed} parsed with libcst.",
+        "",
+    ]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("tree", nargs="?", type=Path, help=f"default: {DEFAULT_TREE}")
+    parser.add_argument("-n", "--runs", type=int, default=3, help="runs per command (median)")
+    parser.add_argument("--profile", type=int, metavar="N", help="print the top N functions")
+    parser.add_argument("--stages", action="store_true", help="print the time of each stage")
+    parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write to FILE")
+    args = parser.parse_args(argv)
+    tree = args.tree or DEFAULT_TREE
+    if not tree.exists():
+        parser.error(f"{tree} does not exist; give a tree to audit")
+    files = sum(1 for _ in tree.rglob("*.py")) if tree.is_dir() else 1
+    report = [
+        f"Tree: `{tree}` ({files} Python files); Python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} CPUs.",
+        "",
+    ]
+
+    whole = measure(audit_command(tree), args.runs)
+    rows = [(f"`layout-audit {tree.name}`", whole)]
+    ruff = ruff_command(tree)
+    if ruff is not None:
+        rows.append((f"`ruff check --no-cache {tree.name}`", measure(ruff, args.runs)))
+    report += ["Whole tree:", "", *table(rows, whole), ""]
+    report += [f"layout-audit: {summary_line(whole['stderr'])}", ""]
+
+    small = file_without_pools(tree)
+    if small is not None:
+        rows = [
+            (
+                f"`layout-audit {small.name}` (1 file, no pool)",
+                measure(audit_command(small), args.runs),
+            )
+        ]
+        torch = measure([sys.executable, "-c", "import torch"], args.runs)
+        rows.append(('`python -c "import torch"`', torch))
+        report += [
+            f"Pre-commit-sized: one file without a pool class, `{small.relative_to(tree) if tree.is_dir() else small}`:",
+            "",
+        ]
+        report += [*table(rows, rows[0][1]), ""]
+
+    if args.stages:
+        report += [f"Stages of one in-process audit of `{tree}`:", "", *stages(tree)]
+
+    if args.profile:
+        report += [
+            f"cProfile of one in-process audit of `{tree}`:",
+            "",
+            *profile(tree, args.profile),
+        ]
+
+    text = "\n".join(report).rstrip() + "\n"
+    sys.stdout.write(text)
+    if args.markdown is not None:
+        args.markdown.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
