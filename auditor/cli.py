@@ -245,6 +245,9 @@ def run(argv: list[str] | None = None) -> int:
     gc.disable()  # the audit allocates millions of short-lived acyclic nodes
     try:
         result = audit(paths, settings)
+    except ConfigError as error:  # a dtype name checked only when a pool first needs it
+        sys.stderr.write(f"layout-audit: error: {error}\n")
+        return EXIT_ERROR
     except Exception as error:  # noqa: BLE001 - an internal error must still exit 2, not crash
         sys.stderr.write(f"layout-audit: internal error: {type(error).__name__}: {error}\n")
         return EXIT_ERROR

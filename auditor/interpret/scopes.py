@@ -122,12 +122,32 @@ class _TargetCollector(cst.CSTVisitor):
         self._target(node.target)
 
 
+_TARGETS: dict[tuple, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = {}
+_SELF_CALLS: dict[tuple, tuple[str, ...]] = {}
+_MEMO_LIMIT = 50_000  # entries; syntax nodes hash by identity, so a key is one exact block
+
+
 def assigned_targets(statements) -> tuple[list[str], list[str], bool, bool]:
-    """Names and `self.` attributes a block may bind, whether it returns, whether it calls."""
-    collector = _TargetCollector()
-    for statement in statements:
-        statement.visit(collector)
-    return collector.names, collector.self_attrs, collector.returns, collector.calls
+    """Names and `self.` attributes a block may bind, whether it returns, whether it calls.
+
+    Remembered per block: undecided branches of the same code are met at every config point.
+    """
+    key = tuple(statements)
+    found = _TARGETS.get(key)
+    if found is None:
+        collector = _TargetCollector()
+        for statement in statements:
+            statement.visit(collector)
+        found = (
+            tuple(collector.names),
+            tuple(collector.self_attrs),
+            collector.returns,
+            collector.calls,
+        )
+        if len(_TARGETS) >= _MEMO_LIMIT:
+            _TARGETS.clear()
+        _TARGETS[key] = found
+    return list(found[0]), list(found[1]), found[2], found[3]
 
 
 class _SelfCallCollector(cst.CSTVisitor):
@@ -149,7 +169,14 @@ class _SelfCallCollector(cst.CSTVisitor):
 
 def self_method_calls(statements) -> list[str]:
     """Names of `self.method(...)` calls in a block (not inside nested definitions)."""
-    collector = _SelfCallCollector()
-    for statement in statements:
-        statement.visit(collector)
-    return collector.names
+    key = tuple(statements)
+    found = _SELF_CALLS.get(key)
+    if found is None:
+        collector = _SelfCallCollector()
+        for statement in statements:
+            statement.visit(collector)
+        found = tuple(collector.names)
+        if len(_SELF_CALLS) >= _MEMO_LIMIT:
+            _SELF_CALLS.clear()
+        _SELF_CALLS[key] = found
+    return list(found)
