@@ -264,3 +264,39 @@ def test_a_renderer_failure_is_an_internal_error_not_a_traceback(monkeypatch, ca
     assert code == 2
     assert "internal error: RuntimeError: renderer exploded" in err
     assert "Traceback" not in err
+
+
+def test_a_config_error_found_during_the_audit_is_one_line_exit_2(monkeypatch, capsys):
+    """Dtype names are checked against torch only when a pool first needs one."""
+    import auditor.engine
+    from auditor.settings import ConfigError
+
+    def late(paths, settings):
+        raise ConfigError("rules/x.toml: dtypes.default: unknown torch dtype 'torch.float9'")
+
+    monkeypatch.setattr(auditor.engine, "audit", late)
+    code = main(["--isolated", "fixtures/incident_fixed"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == (
+        "layout-audit: error: rules/x.toml: dtypes.default: unknown torch dtype 'torch.float9'\n"
+    )
+
+
+def test_a_closed_pipe_stops_quietly():
+    """`layout-audit ... | head`: no BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen(
+        # over 64 KB, more than a pipe buffers, so the writer really meets the closed pipe
+        [sys.executable, "-m", "auditor", "fixtures", "--isolated", "--show-pools", "--table"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    child.stdout.read(10)
+    child.stdout.close()
+    err = child.stderr.read().decode()
+    child.wait(timeout=120)
+    assert "Traceback" not in err
+    assert "BrokenPipeError" not in err
