@@ -12,12 +12,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor import dtypes
+from auditor.interpret import environment
 from auditor.interpret.values import (
     BoundBuiltin,
     ClassRef,
     DefaultDict,
     ExternalRef,
+    FunctionRef,
     Instance,
+    Lambda,
     Tensor,
     Unknown,
     is_unknown,
@@ -150,6 +153,27 @@ def allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | 
         nbytes,
         ctx.location,
         dims_text=tuple(ctx.arg_texts),
+        trace=tuple(ctx.interpreter.call_sites),
+    )
+
+
+def _frombuffer(args: list, kwargs: dict, ctx: CallContext):
+    """`torch.frombuffer(buf, dtype=d, count=n)`: n elements of d (the buffer's own length,
+    often an mmap the interpreter cannot follow, matters only when count is not given)."""
+    count = kwargs.get("count", args[2] if len(args) > 2 else -1)
+    dtype = kwargs.get("dtype", args[1] if len(args) > 1 else None)
+    for value in (count, dtype):
+        if is_unknown(value):
+            return value
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        return ctx.unknown("torch.frombuffer() without a known element count")
+    if not dtypes.is_dtype(dtype):
+        return ctx.unknown("torch.frombuffer() without a torch dtype")
+    return Tensor(
+        (count,),
+        dtype,
+        count * dtypes.itemsize(dtype),
+        ctx.location,
         trace=tuple(ctx.interpreter.call_sites),
     )
 
@@ -372,6 +396,22 @@ def _getattr(args: list, kwargs: dict, ctx: CallContext):
     return found
 
 
+def _callable(args: list, kwargs: dict, ctx: CallContext):
+    if len(args) != 1:
+        return ctx.unknown("callable() needs one argument")
+    value = args[0]
+    if is_unknown(value):
+        return value
+    if isinstance(value, (*SIMPLE, tuple, list, dict, Tensor, Record)) or dtypes.is_dtype(value):
+        return False
+    if isinstance(value, (ClassRef, BoundBuiltin, ExternalRef, FunctionRef, Lambda)):
+        return True
+    if isinstance(value, Instance):
+        found = ctx.interpreter.lookup_attribute(value, "__call__", ctx.location)
+        return found if is_unknown(found) else found is not ABSENT
+    return ctx.unknown(f"callable() of a {type(value).__name__} is not modelled")
+
+
 def _type(args: list, kwargs: dict, ctx: CallContext):
     if len(args) == 1 and isinstance(args[0], Instance):
         return ClassRef(args[0].cls)
@@ -411,6 +451,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.hasattr": _hasattr,
     "builtins.getattr": _getattr,
     "builtins.type": _type,
+    "builtins.callable": _callable,
     "builtins.tuple": _to_tuple,
     "builtins.list": _to_list,
     "builtins.dict": _to_dict,
@@ -429,6 +470,7 @@ FUNCTIONS: dict[str, Callable] = {
     "torch.finfo": _finfo("finfo"),
     "torch.iinfo": _finfo("iinfo"),
     "torch._utils._element_size": _element_size,
+    "torch.frombuffer": _frombuffer,
     "torch.get_default_dtype": lambda args, kwargs, ctx: dtypes.torch_module().get_default_dtype(),
 }
 
@@ -454,6 +496,11 @@ def _checked_prod(args: list, ctx: CallContext):
 def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
     if name in ALLOCATORS:
         return allocate(name, args, kwargs, ctx)
+    if name in environment.ENV_GETTERS:
+        return environment.read_environment(args, kwargs, ctx)
+    answer = environment.probe_answer(ctx.interpreter.point, name.rsplit(".", 1)[-1])
+    if answer is not environment.NOT_A_PROBE:
+        return answer
     function = FUNCTIONS.get(name)
     if function is None:
         return ctx.unknown(f"call to {name}() (outside the audited tree)")

@@ -12,7 +12,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.index import ClassInfo, FunctionInfo, ProjectIndex
-from auditor.interpret import library, methods
+from auditor.interpret import environment, library, methods
 from auditor.interpret.control import (
     BudgetExceeded,
     ReturnSignal,
@@ -167,7 +167,9 @@ class Interpreter(Namespaces, Statements, Operators):
         if is_unknown(func):
             return Unknown(f"call of an unresolved function: {func.reason}", func.location)
         if isinstance(func, FunctionRef):
-            return self.call_function(func.function, func.bound, args, kwargs, location, func.owner)
+            return self.call_function(
+                func.function, func.bound, args, kwargs, location, func.owner, closure=func.closure
+            )
         if isinstance(func, ClassRef):
             return self.instantiate(func.cls, args, kwargs, location)
         if isinstance(func, ExternalRef):
@@ -196,12 +198,18 @@ class Interpreter(Namespaces, Statements, Operators):
         location: Location,
         owner: ClassInfo | None = None,
         arg_sources: dict | None = None,
+        closure: dict | None = None,
     ) -> Any:
+        if receiver is None and function.owner is None:
+            answer = environment.probe_answer(self.point, function.name)
+            if answer is not environment.NOT_A_PROBE:
+                return answer
         if self.depth >= self.limits.max_call_depth:
             return Unknown(f"call depth limit of {self.limits.max_call_depth} reached", location)
         if function.node.asynchronous is not None:
             return Unknown(f"async function {function.name} is not followed", location)
         frame = Frame(function.module, locals_={}, function=function)
+        frame.parent_scope = closure
         frame.owner = owner or function.owner
         frame.receiver = receiver
         positional = ([receiver] if receiver is not None else []) + list(args)

@@ -11,6 +11,7 @@ from typing import Any
 
 import libcst as cst
 
+from auditor.interpret import environment
 from auditor.interpret.scopes import (
     Frame,
 )
@@ -145,6 +146,9 @@ class Operators:
         if is_unknown(right):
             return right
         function = COMPARE[op_type]
+        if op_type in (cst.In, cst.NotIn) and _is_environ(right):
+            found = environment.environment_contains(self.point, left, location)
+            return found if is_unknown(found) or op_type is cst.In else not found
         if op_type in (cst.Is, cst.IsNot):
             return function(left, right)
         from auditor.dtypes import is_dtype
@@ -169,6 +173,10 @@ class Operators:
             return function(left, right)
         except TypeError as error:
             return Unknown(f"comparison error: {error}", location)
+
+
+def _is_environ(value: Any) -> bool:
+    return isinstance(value, ExternalRef) and value.name == "os.environ"
 
 
 from auditor.interpret.expressions import EXPRESSIONS as _EXPRESSIONS  # noqa: E402

@@ -5,6 +5,7 @@ Kept apart from expressions because statements carry control flow (signals, unde
 
 from __future__ import annotations
 
+from collections import ChainMap
 from typing import Any
 
 import libcst as cst
@@ -27,6 +28,13 @@ from auditor.interpret.values import (
     Unknown,
     is_unknown,
 )
+
+
+def enclosing_names(frame: Frame) -> dict:
+    """What a function defined in `frame` can see besides its own locals and its module."""
+    if frame.parent_scope is None:
+        return frame.locals
+    return ChainMap(frame.locals, frame.parent_scope)
 
 
 class Statements:
@@ -77,7 +85,7 @@ class Statements:
                 self.exec_block(statement.finalbody.body.body, frame)
         elif isinstance(statement, cst.FunctionDef):
             info = FunctionInfo(statement.name.value, statement.name.value, frame.module, statement)
-            frame.locals[statement.name.value] = FunctionRef(info)
+            frame.locals[statement.name.value] = FunctionRef(info, closure=enclosing_names(frame))
         elif isinstance(statement, cst.ClassDef):
             frame.locals[statement.name.value] = Unknown(
                 "class defined inside a function", frame.module.parsed.location(statement)

@@ -70,6 +70,8 @@ class FunctionRef:
     function: FunctionInfo
     bound: Any = None
     owner: ClassInfo | None = None
+    # a function defined inside another: the enclosing call's names (live, as Python's cells)
+    closure: dict | None = None
 
 
 @dataclass(frozen=True, eq=False)
