@@ -4,7 +4,8 @@
     python bench/corpus.py 0.5.23 --markdown docs/corpus.md
 
 Each release is fetched once with `pip download --no-deps sglang==X` into `bench/.cache/` and
-unpacked there; its `sglang/srt` tree is audited with the bundled SGLang rule pack and no other
+unpacked there; its `sglang/srt` tree (with `sglang/kernels`, where layouts such as DeepSeek-V4's
+`KVLayout` live, when the wheel has it) is audited with the bundled SGLang rule pack and no other
 configuration, in a child process so that wall time and peak memory are its own. Needs network
 access to PyPI the first time; the default test run never calls this (see the `corpus` marker).
 """
@@ -23,13 +24,20 @@ from pathlib import Path
 RELEASES = ("0.4.6.post5", "0.5.1", "0.5.10", "0.5.23")
 CACHE = Path(__file__).resolve().parent / ".cache"
 
+PACKAGES = ("sglang/srt/", "sglang/kernels/")  # audited; kernels only in recent wheels
 
-def fetch(version: str, cache: Path = CACHE) -> Path:
-    """The unpacked `sglang/srt` folder of a release, downloading and unpacking it once."""
+
+def fetch(version: str, cache: Path = CACHE) -> list[Path]:
+    """The unpacked folders of a release to audit, downloading and unpacking it once."""
     target = cache / version
-    srt = target / "sglang" / "srt"
-    if srt.is_dir():
-        return srt
+    marker = target / ".unpacked"  # written once every package of PACKAGES is unpacked
+    if not marker.is_file():
+        _unpack(version, cache, target)
+        marker.write_text(" ".join(PACKAGES) + "\n")
+    return [target / p for p in PACKAGES if (target / p).is_dir()]
+
+
+def _unpack(version: str, cache: Path, target: Path) -> None:
     wheels = cache / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
@@ -50,20 +58,19 @@ def fetch(version: str, cache: Path = CACHE) -> Path:
         )
         found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
     with zipfile.ZipFile(found[0]) as wheel:
-        members = [m for m in wheel.namelist() if m.startswith("sglang/srt/") and m.endswith(".py")]
+        members = [m for m in wheel.namelist() if m.startswith(PACKAGES) and m.endswith(".py")]
         wheel.extractall(target, members)
-    return srt
 
 
-def measure(tree: Path) -> dict:
-    """Audit one tree in this process and summarise it (run in a child by `run_release`)."""
+def measure(trees: list[Path]) -> dict:
+    """Audit one release in this process and summarise it (run in a child by `run_release`)."""
     from auditor.engine import audit
     from auditor.settings import load_settings
 
     started = time.perf_counter()
     settings = load_settings(None)
     settings.respect_gitignore = False  # the cache folder is git-ignored by this project
-    result = audit([tree], settings)
+    result = audit(trees, settings)
     seconds = time.perf_counter() - started
     buffers: dict[tuple[str, str, str], bool] = {}  # (module path, class, buffer) -> resolved
     for evaluation in result.evaluations:
@@ -105,10 +112,10 @@ def _reason_kind(reason: str) -> str:
 
 
 def run_release(version: str) -> dict:
-    tree = fetch(version)
+    trees = fetch(version)
     started = time.perf_counter()
     child = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", sys.executable, __file__, "--measure", str(tree)],
+        ["/usr/bin/time", "-f", "%M", sys.executable, __file__, "--measure", *map(str, trees)],
         capture_output=True,
         text=True,
         check=False,
@@ -158,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("releases", nargs="*", default=list(RELEASES))
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
-    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--measure", type=Path, nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
         print(json.dumps(measure(args.measure)))

@@ -12,7 +12,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.index import ClassInfo, FunctionInfo, ProjectIndex
-from auditor.interpret import environment, library, methods
+from auditor.interpret import enums, environment, library, methods
 from auditor.interpret.control import (
     BudgetExceeded,
     ReturnSignal,
@@ -281,6 +281,8 @@ class Interpreter(Namespaces, Statements, Operators):
     def instantiate(
         self, cls: ClassInfo, args: list, kwargs: dict, location: Location, arg_sources=None
     ) -> Any:
+        if enums.is_enum(cls):
+            return enums.lookup(self, cls, args, location)
         instance = Instance(cls)
         init = cls.find_method("__init__")
         if init is not None:

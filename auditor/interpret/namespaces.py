@@ -11,7 +11,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, import_bindings
-from auditor.interpret import library
+from auditor.interpret import enums, library
 from auditor.interpret.control import (
     BreakSignal,
     ContinueSignal,
@@ -223,6 +223,8 @@ class Namespaces:
                 owner = value.frame.class_body
                 if owner is not None and isinstance(result, Instance):
                     self.set_name(result, owner, name, location)
+                if owner is not None and enums.is_enum(owner) and name in enums.member_names(owner):
+                    result = enums.make_member(owner, name, result)
             finally:
                 value.evaluating = False
             namespace[name] = result
