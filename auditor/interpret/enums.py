@@ -20,7 +20,9 @@ _MIXINS = ("builtins.str", "builtins.int", "str", "int", "IntEnum", "StrEnum", "
 
 def is_enum(cls: ClassInfo) -> bool:
     return any(
-        base.rsplit(".", 1)[-1] in _ENUM_BASES for klass in cls.mro() for base in klass.external_bases
+        base.rsplit(".", 1)[-1] in _ENUM_BASES
+        for klass in cls.mro()
+        for base in klass.external_bases
     )
 
 

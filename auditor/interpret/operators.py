@@ -155,9 +155,7 @@ class Operators:
                 external = left if isinstance(left, ExternalRef) else right
                 return Unknown(f"identity of {external.name} (outside the audited tree)", location)
             return function(left, right)
-        if op_type in (cst.Equal, cst.NotEqual) and enums.is_member(left) != enums.is_member(
-            right
-        ):
+        if op_type in (cst.Equal, cst.NotEqual) and enums.is_member(left) != enums.is_member(right):
             left, right = enums.mixin_value(left), enums.mixin_value(right)
         if (
             op_type in (cst.In, cst.NotIn)
