@@ -21,7 +21,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-RELEASES = ("0.4.6.post5", "0.5.1", "0.5.10", "0.5.23")
+RELEASES = ("0.4.6.post5", "0.4.10", "0.5.1", "0.5.5", "0.5.10", "0.5.23")
 CACHE = Path(__file__).resolve().parent / ".cache"
 
 PACKAGES = ("sglang/srt/", "sglang/kernels/")  # audited; kernels only in recent wheels

@@ -245,3 +245,41 @@ def test_an_import_prefers_the_module_whose_folders_spell_it(tmp_path):
         },
     )
     assert build(index, "Pool", {"size": 1, "layer_num": 1})["width"] == 576
+
+
+def test_constructor_parameters_pass_through_star_kwargs(tmp_path):
+    """`cls(**pool_kwargs)` with the class chosen at run time, and `super().__init__(*args,
+    extra=4, **kwargs)` in a subclass that names none of its parameters."""
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                import torch
+
+                class KVCache:
+                    def __init__(self, size, dtype, layer_num, **kwargs):
+                        self.extra = kwargs.get("extra", 1)
+                        self.kv_buffer = [
+                            torch.zeros(size, 8 * self.extra, dtype=dtype)
+                            for _ in range(layer_num)
+                        ]
+
+                class Wide(KVCache):
+                    def __init__(self, *args, **kwargs):
+                        super().__init__(*args, extra=4, **kwargs)
+
+                def make(kind, **pool_kwargs):
+                    cls = Wide if kind == "wide" else KVCache
+                    return cls(**pool_kwargs)
+
+                class Holder:
+                    def __init__(self, size, layer_num, kind):
+                        kw = dict(size=size, dtype=torch.float16, layer_num=layer_num)
+                        self.kv_buffer = make(kind, **kw).kv_buffer
+            """
+        },
+    )
+    for kind, extra in (("wide", 4), ("plain", 1)):
+        built = build(index, "Holder", {"size": 10, "layer_num": 2, "kind": kind})
+        expected = torch.zeros(10, 8 * extra, dtype=torch.float16).nbytes * 2
+        assert nbytes(built["kv_buffer"]) == expected
