@@ -283,3 +283,17 @@ def test_constructor_parameters_pass_through_star_kwargs(tmp_path):
         built = build(index, "Holder", {"size": 10, "layer_num": 2, "kind": kind})
         expected = torch.zeros(10, 8 * extra, dtype=torch.float16).nbytes * 2
         assert nbytes(built["kv_buffer"]) == expected
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "list(zip([1, 2, 3], ('a', 'b')))",
+        "[a * b for a, b in zip(range(4), [5, 6, 7, 8])]",
+        "list(enumerate(['x', 'y']))",
+        "[i + n for i, n in enumerate((10, 20), start=3)]",
+        "{name: off for (name, shape), off in zip([('k', 2), ('v', 3)], [0, 2])}",
+    ],
+)
+def test_zip_and_enumerate_follow_python(tmp_path, expression):
+    assert evaluate(tmp_path, expression) == eval(expression)

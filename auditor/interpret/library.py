@@ -359,6 +359,26 @@ def _checked_sum(args: list, ctx: CallContext):
     return ctx.interpreter.bounded(sum(items, start), ctx.location)
 
 
+def _zip(args: list, kwargs: dict, ctx: CallContext):
+    if kwargs:
+        return ctx.unknown("zip() with keyword arguments is not modelled")
+    unknown = first_unknown(args)
+    if unknown is not None:
+        return unknown
+    if not all(isinstance(a, (list, tuple, str)) for a in args):
+        return ctx.unknown("zip() of a value the interpreter does not model")
+    return list(zip(*args))
+
+
+def _enumerate(args: list, kwargs: dict, ctx: CallContext):
+    start = kwargs.get("start", args[1] if len(args) > 1 else 0)
+    if not args or is_unknown(args[0]) or is_unknown(start):
+        return args[0] if args and is_unknown(args[0]) else ctx.unknown("enumerate() not modelled")
+    if not isinstance(args[0], (list, tuple, str)) or not isinstance(start, int):
+        return ctx.unknown("enumerate() of a value the interpreter does not model")
+    return list(enumerate(args[0], start))
+
+
 def _len(args: list, kwargs: dict, ctx: CallContext):
     if args and isinstance(args[0], (tuple, list, dict, str)):
         return len(args[0])
@@ -446,6 +466,8 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.max": _min_max(max),
     "builtins.sum": _sum,
     "builtins.len": _len,
+    "builtins.zip": _zip,
+    "builtins.enumerate": _enumerate,
     "builtins.range": _range,
     "builtins.isinstance": _isinstance,
     "builtins.hasattr": _hasattr,

@@ -39,7 +39,8 @@ from auditor.location import Location
 
 BUILTIN_NAMES = frozenset(
     "int float bool str abs round divmod min max sum len range isinstance hasattr getattr type "
-    "tuple list dict print super object Exception ValueError NotImplementedError callable".split()
+    "tuple list dict print super object Exception ValueError NotImplementedError callable "
+    "zip enumerate".split()
 )
 CONSTANTS = {"True": True, "False": False, "None": None}
 
