@@ -57,6 +57,7 @@ class Settings:
     # platform probes (`is_hip()`) and environment switches (`SGLANG_X`): values to explore
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
+    runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)  # getter: attr: values
     token_counts: tuple[int, int] = (8192, 16384)
     layer_counts: tuple[int, int] = (2, 3)
     select: list[str] = field(default_factory=lambda: known_codes())
@@ -231,7 +232,7 @@ def _switches(table: Any, where: str) -> dict[str, list[str | None]]:
 
 def apply_pack(settings: Settings, data: dict, source: str) -> None:
     """Merge one rule pack (or the project's table of the same shape) into `settings`."""
-    known = {"pack", "parameters", "dtypes", "matrix", "buffer-map", "flags", "switches"}
+    known = {"pack", "parameters", "dtypes", "matrix", "buffer-map", "flags", "switches", "runtime"}
     for key in data:
         if key not in known:
             raise ConfigError(f"{source}: unknown key {key!r} (expected one of {sorted(known)})")
@@ -265,6 +266,16 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
     settings.__dict__["matrix"].update(_matrix(data.get("matrix", {}), f"{source}: matrix"))
     settings.flags.update(_flags(data.get("flags", {}), f"{source}: flags"))
     settings.switches.update(_switches(data.get("switches", {}), f"{source}: switches"))
+    runtime = data.get("runtime", {})
+    _expect(runtime, dict, f"{source}: runtime", "a table of getter tables")
+    for getter, table in runtime.items():
+        where = f"{source}: runtime.{getter}"
+        if not getter.isidentifier():
+            raise ConfigError(f"{where}: a getter is a function name, such as get_parallel")
+        values = _matrix(table, where)
+        for listed in values.values():  # resolved now: only the matrix resolves lazily
+            listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
+        settings.runtime.setdefault(getter, {}).update(values)
     buffer_map = data.get("buffer-map", {})
     _expect(buffer_map, dict, f"{source}: buffer-map", "a table of host name = [device names]")
     for host_name, device_names in buffer_map.items():

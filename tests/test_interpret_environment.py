@@ -9,7 +9,7 @@ from helpers import assert_unknown, build, build_index, write_tree
 
 from auditor.engine import audit
 from auditor.matrix import dimensions, flag_dimension, switch_dimension
-from auditor.settings import Settings, load_settings
+from auditor.settings import ConfigError, Settings, load_settings
 
 PROBED = {
     "utils.py": """
@@ -179,3 +179,55 @@ def test_dimensions_include_every_flag_and_switch():
     assert dims[flag_dimension("is_hip")].values == (False, True)
     assert dims[switch_dimension("X")].values == (None, "1")
     assert flag_dimension("is_hip") == "is_hip()" and switch_dimension("X") == "$X"
+
+
+RUNTIME = {
+    "runtime_context.py": """
+        class ParallelContext:
+            def __getattr__(self, name):
+                raise ValueError("config namespace 'parallel' not published")
+
+        _PARALLEL = ParallelContext()
+
+        def get_parallel():
+            return _PARALLEL
+    """,
+    "pool.py": """
+        import torch
+        from runtime_context import get_parallel
+
+        class Pool:
+            def __init__(self, size, layer_num, page_size):
+                dcp_size = get_parallel().attn_dcp_size
+                rows = (size + page_size) * dcp_size - page_size
+                self.index_buffer = [torch.zeros(rows, 132, dtype=torch.uint8)]
+                self.other = get_parallel().pp_size
+    """,
+}
+
+
+@pytest.mark.parametrize("dcp", [1, 2])
+def test_runtime_getters_read_the_rule_pack(tmp_path, dcp):
+    """`get_parallel().attn_dcp_size` is runtime state: a config dimension, not the import-time
+    state of the process-wide object (which would raise here)."""
+    index = build_index(tmp_path, RUNTIME)
+    values = {"size": 10, "layer_num": 1, "page_size": 4, "get_parallel().attn_dcp_size": dcp}
+    built = build(index, "Pool", values)
+    assert built["index_buffer"][0].shape == ((10 + 4) * dcp - 4, 132)
+    assert "get_parallel().attn_dcp_size" in built.point.reads
+    assert_unknown(built["other"], "get_parallel().pp_size", "[runtime.get_parallel]")
+
+
+def test_runtime_tables_in_settings_and_dimensions(tmp_path):
+    settings = load_settings(None)
+    assert settings.runtime["get_parallel"]["attn_dcp_size"] == [1]
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.layout-audit.runtime.get_parallel]\nattn_dcp_size = [1, 2]\n")
+    settings = load_settings(config)
+    assert settings.runtime["get_parallel"]["attn_dcp_size"] == [1, 2]
+    assert settings.runtime["get_parallel"]["attn_tp_size"] == [1]  # the pack's, kept
+    dims = dimensions([], settings)
+    assert dims["get_parallel().attn_dcp_size"].values == (1, 2)
+    config.write_text("[tool.layout-audit.runtime]\nget_parallel = 3\n")
+    with pytest.raises(ConfigError, match="runtime.get_parallel"):
+        load_settings(config)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from auditor.interpret.values import Unknown, is_unknown
-from auditor.matrix import flag_dimension, switch_dimension
+from auditor.interpret.values import RuntimeObject, Unknown, is_unknown
+from auditor.matrix import flag_dimension, runtime_dimension, switch_dimension
 
 if TYPE_CHECKING:
     from auditor.interpret.library import CallContext
@@ -23,11 +23,22 @@ ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "posix.getenv"})
 
 
 def probe_answer(point: ConfigPoint, name: str) -> Any:
-    """The configured answer of probe `name()` at this point, or NOT_A_PROBE."""
+    """The configured answer of probe `name()` at this point (a runtime getter's object for
+    `get_parallel()`), or NOT_A_PROBE."""
     dimension = flag_dimension(name)
     if dimension in point.values:
         return point.read(dimension)
+    if name in point.runtime_getters:
+        return RuntimeObject(name)
     return NOT_A_PROBE
+
+
+def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, location) -> Any:
+    """`get_parallel().attn_dcp_size`: the configured value, or Unknown when not listed."""
+    dimension = runtime_dimension(obj.getter, name)
+    if dimension in point.values:
+        return point.read(dimension)
+    return Unknown(f"{dimension} is not in the rule pack's [runtime.{obj.getter}] table", location)
 
 
 def variable_text(point: ConfigPoint, name: Any, location) -> Any:

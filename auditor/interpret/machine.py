@@ -32,6 +32,7 @@ from auditor.interpret.values import (
     Instance,
     Lambda,
     ModuleRef,
+    RuntimeObject,
     SuperProxy,
     Unknown,
     is_unknown,
@@ -46,6 +47,8 @@ class ConfigPoint:
     def __init__(self, values: dict[str, Any]) -> None:
         self.values = dict(values)
         self.reads: set[str] = set()
+        # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
+        self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
 
     def read(self, name: str) -> Any:
         self.reads.add(name)
@@ -96,6 +99,8 @@ class Interpreter(Namespaces, Statements, Operators):
             return self.module_member(obj.module, name, location, set())
         if isinstance(obj, ExternalRef):
             return library.external_attribute(obj.name, name)
+        if isinstance(obj, RuntimeObject):
+            return environment.runtime_attribute(self.point, obj, name, location)
         return library.value_attribute(obj, name, location)
 
     def get_attribute(self, obj: Any, name: str, location: Location) -> Any:

@@ -110,6 +110,14 @@ class Lambda:
 
 
 @dataclass(frozen=True)
+class RuntimeObject:
+    """What a process-wide runtime getter returns (`get_parallel()`): its attributes are
+    config dimensions from the rule pack's `[runtime.<getter>]` table."""
+
+    getter: str
+
+
+@dataclass(frozen=True)
 class ConfigDependency:
     """A lazily read config value: binding a parameter does not count as depending on it."""
 
