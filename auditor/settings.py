@@ -230,6 +230,17 @@ def _switches(table: Any, where: str) -> dict[str, list[str | None]]:
     return result
 
 
+def _flatten(table: dict, prefix: str = "") -> dict:
+    """`kernel.enable_x = [true]` (a nested table in TOML) is the path `kernel.enable_x`."""
+    flat: dict = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
 def apply_pack(settings: Settings, data: dict, source: str) -> None:
     """Merge one rule pack (or the project's table of the same shape) into `settings`."""
     known = {"pack", "parameters", "dtypes", "matrix", "buffer-map", "flags", "switches", "runtime"}
@@ -272,7 +283,8 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
         where = f"{source}: runtime.{getter}"
         if not getter.isidentifier():
             raise ConfigError(f"{where}: a getter is a function name, such as get_parallel")
-        values = _matrix(table, where)
+        _expect(table, dict, where, "a table of attribute = [values]")
+        values = _matrix(_flatten(table), where)
         for listed in values.values():  # resolved now: only the matrix resolves lazily
             listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
         settings.runtime.setdefault(getter, {}).update(values)

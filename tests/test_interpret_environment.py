@@ -191,10 +191,13 @@ RUNTIME = {
 
         def get_parallel():
             return _PARALLEL
+
+        def get_exec():
+            raise ValueError("config namespace 'exec' not published")
     """,
     "pool.py": """
         import torch
-        from runtime_context import get_parallel
+        from runtime_context import get_exec, get_parallel
 
         class Pool:
             def __init__(self, size, layer_num, page_size):
@@ -202,6 +205,8 @@ RUNTIME = {
                 rows = (size + page_size) * dcp_size - page_size
                 self.index_buffer = [torch.zeros(rows, 132, dtype=torch.uint8)]
                 self.other = get_parallel().pp_size
+                fp4 = get_exec().kernel.enable_fp4
+                self.index_k = [torch.zeros(size, 68 if fp4 else 132, dtype=torch.uint8)]
     """,
 }
 
@@ -212,8 +217,9 @@ def test_runtime_getters_read_the_rule_pack(tmp_path, dcp):
     state of the process-wide object (which would raise here)."""
     index = build_index(tmp_path, RUNTIME)
     values = {"size": 10, "layer_num": 1, "page_size": 4, "get_parallel().attn_dcp_size": dcp}
-    built = build(index, "Pool", values)
+    built = build(index, "Pool", {**values, "get_exec().kernel.enable_fp4": dcp == 2})
     assert built["index_buffer"][0].shape == ((10 + 4) * dcp - 4, 132)
+    assert built["index_k"][0].shape == (10, 68 if dcp == 2 else 132)  # a nested path
     assert "get_parallel().attn_dcp_size" in built.point.reads
     assert_unknown(built["other"], "get_parallel().pp_size", "[runtime.get_parallel]")
 
@@ -222,8 +228,12 @@ def test_runtime_tables_in_settings_and_dimensions(tmp_path):
     settings = load_settings(None)
     assert settings.runtime["get_parallel"]["attn_dcp_size"] == [1]
     config = tmp_path / "pyproject.toml"
-    config.write_text("[tool.layout-audit.runtime.get_parallel]\nattn_dcp_size = [1, 2]\n")
+    config.write_text(
+        "[tool.layout-audit.runtime.get_parallel]\nattn_dcp_size = [1, 2]\n"
+        "[tool.layout-audit.runtime.get_exec]\nkernel.enable_fp4 = [false, true]\n"
+    )
     settings = load_settings(config)
+    assert settings.runtime["get_exec"]["kernel.enable_fp4"] == [False, True]
     assert settings.runtime["get_parallel"]["attn_dcp_size"] == [1, 2]
     assert settings.runtime["get_parallel"]["attn_tp_size"] == [1]  # the pack's, kept
     dims = dimensions([], settings)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from auditor.interpret.values import RuntimeObject, Unknown, is_unknown
-from auditor.matrix import flag_dimension, runtime_dimension, switch_dimension
+from auditor.matrix import flag_dimension, switch_dimension
 
 if TYPE_CHECKING:
     from auditor.interpret.library import CallContext
@@ -29,16 +29,20 @@ def probe_answer(point: ConfigPoint, name: str) -> Any:
     if dimension in point.values:
         return point.read(dimension)
     if name in point.runtime_getters:
-        return RuntimeObject(name)
+        return RuntimeObject(f"{name}()")
     return NOT_A_PROBE
 
 
 def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, location) -> Any:
-    """`get_parallel().attn_dcp_size`: the configured value, or Unknown when not listed."""
-    dimension = runtime_dimension(obj.getter, name)
+    """`get_parallel().attn_dcp_size`: the configured value, an object holding configured
+    values (`get_exec().kernel`), or Unknown when the pack lists nothing there."""
+    dimension = f"{obj.path}.{name}"
     if dimension in point.values:
         return point.read(dimension)
-    return Unknown(f"{dimension} is not in the rule pack's [runtime.{obj.getter}] table", location)
+    if any(key.startswith(dimension + ".") for key in point.values):
+        return RuntimeObject(dimension)
+    getter = obj.path.split("()", 1)[0]
+    return Unknown(f"{dimension} is not in the rule pack's [runtime.{getter}] table", location)
 
 
 def variable_text(point: ConfigPoint, name: Any, location) -> Any:

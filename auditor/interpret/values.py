@@ -111,10 +111,11 @@ class Lambda:
 
 @dataclass(frozen=True)
 class RuntimeObject:
-    """What a process-wide runtime getter returns (`get_parallel()`): its attributes are
-    config dimensions from the rule pack's `[runtime.<getter>]` table."""
+    """What a process-wide runtime getter returns (`get_parallel()`), or an object inside it
+    (`get_exec().kernel`): its attributes are config dimensions from the rule pack's
+    `[runtime.<getter>]` table, named by their path (`get_exec().kernel.enable_x`)."""
 
-    getter: str
+    path: str
 
 
 @dataclass(frozen=True)
