@@ -297,3 +297,14 @@ def test_constructor_parameters_pass_through_star_kwargs(tmp_path):
 )
 def test_zip_and_enumerate_follow_python(tmp_path, expression):
     assert evaluate(tmp_path, expression) == eval(expression)
+
+
+@pytest.mark.parametrize("call", ["unbind(0)", "unbind(1)", "unbind(dim=-1)", "unbind()"])
+def test_unbind_gives_one_view_per_index(tmp_path, call):
+    """MiniMax M3 pools cut one slab per layer: `rows = list(slab.unbind(0))`."""
+    value = evaluate(
+        tmp_path, f"list(torch.zeros((3, 4, 5), dtype=torch.uint8).{call})", "import torch"
+    )
+    oracle = list(eval(f"torch.empty((3, 4, 5), dtype=torch.uint8, device='meta').{call}"))
+    assert [t.shape for t in value] == [tuple(t.shape) for t in oracle]
+    assert [t.nbytes for t in value] == [t.nbytes for t in oracle]
