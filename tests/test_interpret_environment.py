@@ -241,3 +241,24 @@ def test_runtime_tables_in_settings_and_dimensions(tmp_path):
     config.write_text("[tool.layout-audit.runtime]\nget_parallel = 3\n")
     with pytest.raises(ConfigError, match="runtime.get_parallel"):
         load_settings(config)
+
+
+def test_a_probe_is_a_call_without_arguments(tmp_path):
+    """`is_cuda(tensor)` asks about a tensor, not the machine: it is followed, not answered."""
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                def is_cuda(value=None):
+                    return value == "cuda"
+
+                class Pool:
+                    def __init__(self, size, layer_num):
+                        self.machine = is_cuda()
+                        self.given = is_cuda("cpu")
+            """
+        },
+    )
+    built = build(index, "Pool", {flag_dimension("is_cuda"): True})
+    assert built["machine"] is True
+    assert built["given"] is False

@@ -23,7 +23,7 @@ ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "posix.getenv"})
 
 
 def probe_answer(point: ConfigPoint, name: str) -> Any:
-    """The configured answer of probe `name()` at this point (a runtime getter's object for
+    """The configured answer of probe `name()` (called without arguments) at this point (a runtime getter's object for
     `get_parallel()`), or NOT_A_PROBE."""
     dimension = flag_dimension(name)
     if dimension in point.values:

@@ -520,9 +520,10 @@ def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
         return allocate(name, args, kwargs, ctx)
     if name in environment.ENV_GETTERS:
         return environment.read_environment(args, kwargs, ctx)
-    answer = environment.probe_answer(ctx.interpreter.point, name.rsplit(".", 1)[-1])
-    if answer is not environment.NOT_A_PROBE:
-        return answer
+    if not args and not kwargs:  # a probe asks the machine; `is_cuda(tensor)` is something else
+        answer = environment.probe_answer(ctx.interpreter.point, name.rsplit(".", 1)[-1])
+        if answer is not environment.NOT_A_PROBE:
+            return answer
     function = FUNCTIONS.get(name)
     if function is None:
         return ctx.unknown(f"call to {name}() (outside the audited tree)")

@@ -205,7 +205,7 @@ class Interpreter(Namespaces, Statements, Operators):
         arg_sources: dict | None = None,
         closure: dict | None = None,
     ) -> Any:
-        if receiver is None and function.owner is None:
+        if receiver is None and function.owner is None and not args and not kwargs:
             answer = environment.probe_answer(self.point, function.name)
             if answer is not environment.NOT_A_PROBE:
                 return answer
