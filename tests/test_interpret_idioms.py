@@ -308,3 +308,38 @@ def test_unbind_gives_one_view_per_index(tmp_path, call):
     oracle = list(eval(f"torch.empty((3, 4, 5), dtype=torch.uint8, device='meta').{call}"))
     assert [t.shape for t in value] == [tuple(t.shape) for t in oracle]
     assert [t.nbytes for t in value] == [t.nbytes for t in oracle]
+
+
+SETTER = """
+    import torch
+
+    class Pool:
+        def __init__(self, size, layer_num, wide):
+            self.width = 7
+            if wide == "maybe" and machine_says_so():  # undecided: a call outside the tree
+                self.width = 9
+            self.kv_buffer = [torch.zeros(size, self._width, dtype=torch.uint8)]
+            self.read_back = self.width
+
+        @property
+        def width(self):
+            return self._width // 2
+
+        @width.setter
+        def width(self, value):
+            self._width = value * 2
+"""
+
+
+def test_assigning_a_property_runs_its_setter(tmp_path):
+    index = build_index(tmp_path, {"pool.py": SETTER})
+    built = build(index, "Pool", {"size": 3, "layer_num": 1, "wide": "no"})
+    assert built["kv_buffer"][0].shape == (3, 14)  # Python: _width = 7 * 2
+    assert built["read_back"] == 7  # read through the getter: 14 // 2
+    assert "width" not in built.instance.attrs  # not shadowed by an instance attribute
+
+
+def test_a_setter_under_an_undecided_branch_leaves_what_it_sets_unknown(tmp_path):
+    index = build_index(tmp_path, {"pool.py": SETTER})
+    built = build(index, "Pool", {"size": 3, "layer_num": 1, "wide": "maybe"})
+    assert_unknown(built["kv_buffer"][0], "could not be decided")

@@ -67,6 +67,7 @@ class Interpreter(Namespaces, Statements, Operators):
         self.call_sites: list[Location] = []
         self._module_namespaces: dict[int, dict] = {}
         self._class_namespaces: dict[int, dict] = {}
+        self._setters: dict[tuple[int, str], FunctionInfo | None] = {}
 
     # ---- bounds -------------------------------------------------------------------------
     def tick(self, location_of: Callable[[], Location]) -> None:
