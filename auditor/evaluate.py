@@ -7,11 +7,12 @@ from typing import Any
 
 from auditor.index import ClassInfo, ProjectIndex
 from auditor.interpret.control import BudgetExceeded, Infeasible
+from auditor.interpret.facades import expose_buffer_properties
 from auditor.interpret.machine import ConfigPoint, Interpreter
 from auditor.interpret.values import ConfigDependency, Instance, Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.matrix import dimensions, explore, parameter_names
-from auditor.measure import BufferFigure, measure
+from auditor.measure import BufferFigure, looks_like_buffer, measure
 from auditor.settings import Settings
 
 
@@ -59,7 +60,22 @@ class PoolEvaluator:
         return kwargs
 
     def _build(self, cls: ClassInfo, interpreter: Interpreter, values, device=None) -> Instance:
-        return interpreter.instantiate(cls, [], self._arguments(cls, values, device), cls.location)
+        instance = interpreter.instantiate(
+            cls, [], self._arguments(cls, values, device), cls.location
+        )
+        if isinstance(instance, Instance):
+            expose_buffer_properties(interpreter, instance, looks_like_buffer)
+        return instance
+
+    def build_host(
+        self, host_cls: ClassInfo, interpreter: Interpreter, values: dict, device: Instance
+    ) -> Any:
+        """The host side of one build (declared.py reads it off the device pool instead)."""
+        return self._build(host_cls, interpreter, values, device)
+
+    def measure_host(self, builds: list, host_cls: ClassInfo) -> dict[str, BufferFigure]:
+        settings = self.settings
+        return measure(builds, host_cls, settings.token_params, settings.layer_params)
 
     def run_point(
         self, device_cls: ClassInfo, host_cls: ClassInfo | None, values: dict
@@ -81,7 +97,7 @@ class PoolEvaluator:
                 device = self._build(device_cls, interpreter, full)
                 device_builds.append((device, tokens, layers))
                 if host_cls is not None:
-                    host = self._build(host_cls, interpreter, full, device)
+                    host = self.build_host(host_cls, interpreter, full, device)
                     host_builds.append((host, tokens, layers))
             except Infeasible as signal:
                 result.infeasible = signal
@@ -96,9 +112,7 @@ class PoolEvaluator:
             device_builds, device_cls, settings.token_params, settings.layer_params
         )
         if host_cls is not None:
-            result.host = measure(
-                host_builds, host_cls, settings.token_params, settings.layer_params
-            )
+            result.host = self.measure_host(host_builds, host_cls)
         return result, reads
 
     def evaluate(self, device_cls: ClassInfo, host_cls: ClassInfo | None = None) -> Evaluation:

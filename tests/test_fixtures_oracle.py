@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import SimpleNamespace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ import torch
 
 from auditor.engine import AuditResult, audit
 from auditor.evaluate import Evaluation, PointResult
+from auditor.measure import looks_like_buffer
 from auditor.settings import Settings, find_config, load_settings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -73,10 +75,21 @@ def tensors_of(value: Any) -> list[torch.Tensor] | None:
     return None
 
 
+def buffer_properties(pool: Any) -> dict[str, Any]:
+    """Values of the pool's properties named like buffers (storage kept on a helper object)."""
+    names = {
+        name
+        for klass in type(pool).__mro__
+        for name, member in vars(klass).items()
+        if isinstance(member, property) and looks_like_buffer(name)
+    }
+    return {name: getattr(pool, name) for name in sorted(names) if name not in vars(pool)}
+
+
 def real_buffers(pool: Any) -> dict[str, int]:
-    """Total bytes of every tensor-holding attribute of a built pool."""
+    """Total bytes of every tensor-holding attribute (or buffer property) of a built pool."""
     result = {}
-    for name, value in vars(pool).items():
+    for name, value in {**vars(pool), **buffer_properties(pool)}.items():
         tensors = tensors_of(value)
         if tensors is not None:
             assert all(t.device.type == "meta" for t in tensors), name
@@ -171,13 +184,37 @@ def build_point(
         kwargs.update({n: layers for n in settings.layer_params if n in parameters})
         device = device_cls(**kwargs)
         device_builds.append((device, tokens, layers))
-        if host_cls is not None:
+        if host_cls is not None and declared_host(evaluation):
+            host_builds.append((build_declared_host(device, host_cls), tokens, layers))
+        elif host_cls is not None:
             kwargs = constructor_kwargs(host_cls, point.values, settings)
             parameters = inspect.signature(host_cls.__init__).parameters
             [device_param] = [n for n in settings.device_pool_params if n in parameters]
             kwargs[device_param] = device
             host_builds.append((host_cls(**kwargs), tokens, layers))
     return device_builds, host_builds
+
+
+def declared_host(evaluation: Evaluation) -> bool:
+    return any(
+        pair.host is evaluation.host and pair.evidence.startswith("declared by")
+        for pair in DECLARED_PAIRS
+    )
+
+
+def build_declared_host(device: Any, host_cls: type) -> Any:
+    """A host pool the device declares (`host_pool_decls()`), built by its own builder as the
+    SGLang assembler does, on an anchor holding the device's token slots."""
+    for decl in device.host_pool_decls():
+        if decl.storage_info is not None and decl.host_pool_builder is not None:
+            anchor = SimpleNamespace(size=device.size, page_size=device.page_size)
+            host = decl.host_pool_builder.build(decl=decl, anchor_host=anchor)
+            if type(host) is host_cls:
+                return host
+    raise AssertionError(f"{type(device).__name__} declares no {host_cls.__name__}")
+
+
+DECLARED_PAIRS: list = []  # the pairs of the fixture being checked
 
 
 @dataclass
@@ -201,6 +238,7 @@ def oracle(
     root = FIXTURES / name
     settings, result = audit_fixture(root)
     assert result.errors == [] and result.unresolved == [], (result.errors, result.unresolved)
+    DECLARED_PAIRS[:] = result.catalog.pairs
     assert result.evaluations
     comparisons: list[Comparison] = []
     with imported_fixture(root):
