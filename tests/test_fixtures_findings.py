@@ -212,9 +212,7 @@ def test_text_output(case: Expected) -> None:
     lines = [line for line in buggy.stdout.splitlines() if " LA001 " in line]
     assert len(lines) == 1, buggy.stdout
     [line] = lines
-    assert line.startswith(
-        f"fixtures/{case.fixture}_buggy/sglang/srt/mem_cache/{case.host_file}:"
-    )
+    assert line.startswith(f"fixtures/{case.fixture}_buggy/sglang/srt/mem_cache/{case.host_file}:")
     assert str(case.host_bytes) in line and str(case.device_bytes) in line
     assert case.where in line
     assert "Found 1 finding" in buggy.stderr
