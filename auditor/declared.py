@@ -20,7 +20,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.dtypes import dtype_name, is_dtype
-from auditor.evaluate import PoolEvaluator
+from auditor.evaluate import Evaluation, PoolEvaluator
 from auditor.index import ClassInfo, ProjectIndex, dotted
 from auditor.interpret.control import BudgetExceeded, Infeasible
 from auditor.interpret.machine import ConfigPoint, Interpreter
@@ -213,6 +213,14 @@ def declared_figures(builds: list, host: ClassInfo) -> dict[str, BufferFigure]:
     return figures
 
 
+class DeclaredEvaluation(Evaluation):
+    """An evaluation whose host side is a declared layout: a mirror of chosen buffers only."""
+
+
+def is_declared(evaluation: Evaluation) -> bool:
+    return isinstance(evaluation, DeclaredEvaluation)
+
+
 class DeclaredHostEvaluator(PoolEvaluator):
     """Evaluates a device pool with, as its host side, the layouts it declares for one host
     class (the host class itself is not built: the declaration is its layout)."""
@@ -222,6 +230,9 @@ class DeclaredHostEvaluator(PoolEvaluator):
 
     def measure_host(self, builds, host_cls):
         return declared_figures(builds, host_cls)
+
+    def evaluate(self, device_cls: ClassInfo, host_cls: ClassInfo | None = None) -> Evaluation:
+        return DeclaredEvaluation(**vars(super().evaluate(device_cls, host_cls)))
 
     def declared_pairs(self, devices: list[ClassInfo]) -> tuple[list[Pair], list[Unknown]]:
         """(device, host class) pairs found by reading each device pool's declarations at the

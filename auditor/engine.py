@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditor.checks import PAIR_CHECKS, la100_unused_suppression
+from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
 from auditor.declared import DeclaredHostEvaluator
 from auditor.discover import discover
 from auditor.evaluate import Evaluation, PoolEvaluator
@@ -253,6 +253,9 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
             if code in PAIR_CHECKS:
                 for finding in PAIR_CHECKS[code].check(evaluation, settings):
                     result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
+    for code in selected:
+        if code in DEVICE_CHECKS:
+            result.findings.extend(DEVICE_CHECKS[code].check_device(result.evaluations, settings))
     for device in pools.devices:
         if id(device) not in paired_devices:
             evaluation = evaluator.evaluate(device)

@@ -14,6 +14,7 @@ from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.matrix import dimensions, explore, parameter_names
 from auditor.measure import BufferFigure, looks_like_buffer, measure
 from auditor.settings import Settings
+from auditor.size_claims import claimed_size, read_claim
 
 
 @dataclass
@@ -25,6 +26,7 @@ class PointResult:
     host: dict[str, BufferFigure] = field(default_factory=dict)
     infeasible: Infeasible | None = None
     failure: Unknown | None = None
+    host_claim: BufferFigure | None = None  # the host's own size per token (size_claims.py)
 
 
 @dataclass
@@ -71,7 +73,10 @@ class PoolEvaluator:
         self, host_cls: ClassInfo, interpreter: Interpreter, values: dict, device: Instance
     ) -> Any:
         """The host side of one build (declared.py reads it off the device pool instead)."""
-        return self._build(host_cls, interpreter, values, device)
+        host = self._build(host_cls, interpreter, values, device)
+        if isinstance(host, Instance):
+            read_claim(interpreter, host)
+        return host
 
     def measure_host(self, builds: list, host_cls: ClassInfo) -> dict[str, BufferFigure]:
         settings = self.settings
@@ -113,6 +118,7 @@ class PoolEvaluator:
         )
         if host_cls is not None:
             result.host = self.measure_host(host_builds, host_cls)
+            result.host_claim = claimed_size(host_builds, host_cls, settings.layer_params)
         return result, reads
 
     def evaluate(self, device_cls: ClassInfo, host_cls: ClassInfo | None = None) -> Evaluation:

@@ -37,6 +37,7 @@ class Expected:
     points_evaluated: int
     points_showing: int
     host_file: str = "memory_pool_host.py"  # below sglang/srt/mem_cache/
+    also: tuple[str, ...] = ()  # codes of the other findings the buggy tree gives
 
 
 def _same(host: int, device: int) -> Callable[[dict[str, Any]], tuple[int, int]]:
@@ -109,6 +110,7 @@ CASES = [
         figures=_same(576, 288),
         points_evaluated=8,
         points_showing=8,
+        also=("LA003",),  # the fp4 scale buffer has no host counterpart either
     ),
     Expected(
         # SGLang 0.5.23 shape: the host size is declared in data (HostPoolDecl) and the device
@@ -130,6 +132,8 @@ CASES = [
     ),
 ]
 IDS = [case.fixture for case in CASES]
+# fixture pairs of the other checks, tested in tests/test_checks_la002_la003.py
+OTHER_CHECK_FIXTURES = ["la002_size_per_token", "la003_scale_buffer"]
 
 
 def fixture_pairs() -> list[str]:
@@ -161,13 +165,15 @@ def run_json(path: str) -> tuple[int, list[dict[str, Any]]]:
 
 def test_every_fixture_pair_has_an_expected_finding() -> None:
     """A new fixture pair under fixtures/ must be added to CASES (and so to these tests)."""
-    assert fixture_pairs() == sorted(IDS)
+    assert fixture_pairs() == sorted(IDS + OTHER_CHECK_FIXTURES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_buggy_fixture_gives_exactly_the_expected_finding(case: Expected) -> None:
     code, findings = run_json(f"fixtures/{case.fixture}_buggy")
     assert code == 1
+    assert sorted(f["code"] for f in findings if f["code"] != "LA001") == sorted(case.also)
+    findings = [f for f in findings if f["code"] == "LA001"]
     assert len(findings) == 1, json.dumps(findings, indent=2)
     [finding] = findings
     assert finding["code"] == "LA001"
@@ -215,7 +221,8 @@ def test_text_output(case: Expected) -> None:
     assert line.startswith(f"fixtures/{case.fixture}_buggy/sglang/srt/mem_cache/{case.host_file}:")
     assert str(case.host_bytes) in line and str(case.device_bytes) in line
     assert case.where in line
-    assert "Found 1 finding" in buggy.stderr
+    found = 1 + len(case.also)
+    assert f"Found {found} finding{'s' if found > 1 else ''}" in buggy.stderr
 
     fixed = run_cli(f"fixtures/{case.fixture}_fixed")
     assert fixed.returncode == 0, fixed.stderr
@@ -255,6 +262,8 @@ def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
     assert trees == [
         "dsa_declared_buggy",
         "incident_buggy",
+        "la002_size_per_token_buggy",
+        "la003_scale_buffer_buggy",
         "mla_fp4_kv_buggy",
         "never_run",
         "nsa_fp8_kv_buggy",

@@ -214,6 +214,7 @@ def build_declared_host(device: Any, host_cls: type) -> Any:
     raise AssertionError(f"{type(device).__name__} declares no {host_cls.__name__}")
 
 
+NOT_BUFFER_BUGS = {"la002_size_per_token", "la003_scale_buffer"}
 DECLARED_PAIRS: list = []  # the pairs of the fixture being checked
 
 
@@ -315,7 +316,11 @@ def test_static_figures_equal_real_measurements(name: str, monkeypatch) -> None:
     # both sides of every pair were compared
     assert {c.side for c in comparisons} == {"device", "host"}
     mismatches = real_mismatches(comparisons, settings)
-    if name.endswith("_fixed"):
+    buffer_findings = [f for f in result.findings if f.code == "LA001"]
+    if name.removesuffix("_buggy") in NOT_BUFFER_BUGS:
+        # their bug is not a buffer size (tests/test_checks_la002_la003.py has their oracle)
+        assert mismatches == [] and buffer_findings == []
+    elif name.endswith("_fixed"):
         # ground truth, independent of the auditor: the fix really makes the sizes agree
         assert mismatches == []
         assert result.findings == []
@@ -324,7 +329,7 @@ def test_static_figures_equal_real_measurements(name: str, monkeypatch) -> None:
         assert mismatches
         reported = {
             (f.host.class_name, f.device.class_name, f.host.buffer, len(f.points))
-            for f in result.findings
+            for f in buffer_findings
         }
         real: dict[tuple[str, str, str], int] = {}
         for m in mismatches:
