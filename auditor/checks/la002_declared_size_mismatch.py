@@ -45,6 +45,7 @@ def _mirrored(
 ) -> tuple[list[BufferFigure], list[BufferFigure]] | None:
     """(host buffers, their device counterparts), or None when some figure is not known."""
     hosts, devices = [], {}
+    pairs = []
     for name, host_figure in sorted(point.host.items()):
         device_figure = device_counterpart(name, point.device, settings)
         if device_figure is None:
@@ -53,9 +54,16 @@ def _mirrored(
             continue
         if not device_figure.resolved:
             return None
-        hosts.append(host_figure)
-        # each device buffer counts once, however many host views mirror it
-        for part in device_figure.name.split(" + "):
+        pairs.append((host_figure, device_figure))
+    # widest first, so `kv_buffer` counts rather than its views `k_buffer` and `v_buffer`
+    pairs.sort(key=lambda pair: -len(pair[1].name.split(" + ")))
+    for host_figure, device_figure in pairs:
+        # each device buffer counts once, however many host views mirror it (`kv_buffer` and
+        # its halves `k_buffer`, `v_buffer`): a host buffer mirroring counted ones is a view
+        parts = device_figure.name.split(" + ")
+        if not any(part in devices for part in parts):
+            hosts.append(host_figure)
+        for part in parts:
             devices[part] = point.device[part]
     return (hosts, [devices[n] for n in sorted(devices)]) if devices else None
 

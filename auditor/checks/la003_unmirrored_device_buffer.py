@@ -25,7 +25,8 @@ name or `buffer-map`. Only buffers measured at a config point where the host is 
 considered; one host mirroring the buffer is enough to stay silent, and so is a host class that
 names the buffer anywhere (`self.<buffer>`, `device_pool.<buffer>`: it mirrors it under another
 layout or flag). A declared host layout, which mirrors chosen buffers only, never makes the
-others count as missing.
+others count as missing. A point where some device buffer is unresolved is skipped: that
+buffer may be the same storage (an alias or a view).
 
 ## Why it matters
 HiCache backs up and loads a token's state buffer by buffer. Bytes with no host counterpart are
@@ -106,7 +107,8 @@ def _where(evaluation: Evaluation, points: list) -> str:
 
 def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
     mirrored_by = {id(e): _mirrored_names(e, settings) for e in group}
-    mirrored = set().union(*mirrored_by.values())
+    measured = set().union(*mirrored_by.values())
+    mirrored = set(measured)
     for evaluation in group:
         mirrored |= _host_mentions(evaluation.host)
     # a declared host layout mirrors chosen buffers only: it never says the rest are missing
@@ -116,6 +118,8 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
     cases: dict[str, list] = {}
     for evaluation in mirrors:
         for point in evaluation.feasible:
+            if not all(f.resolved for f in point.device.values()):
+                continue  # an unresolved buffer may be the same storage (an alias, a view)
             for name, figure in point.device.items():
                 if name in mirrored or not figure.resolved:
                     continue
@@ -123,7 +127,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
                     cases.setdefault(name, []).append((evaluation, point, figure))
     device = group[0].device
     hosts = ", ".join(sorted({e.host.name for e in mirrors}))
-    copied = ", ".join(sorted(mirrored))
+    copied = ", ".join(sorted(measured))
     findings = []
     for name, found in sorted(cases.items()):
         evaluation, point, figure = found[0]
