@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import libcst as cst
 
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
@@ -60,6 +62,15 @@ def check_device(evaluations: list[Evaluation], settings: Settings) -> list[Find
 def _host_mentions(host: ClassInfo) -> set[str]:
     """Attributes the host's classes set on themselves or read off their device pool, on any
     path: a buffer the host mirrors under another layout or flag is not a missing mirror."""
+    if host not in _MENTIONS:
+        _MENTIONS[host] = _scan_mentions(host)
+    return _MENTIONS[host]
+
+
+_MENTIONS: weakref.WeakKeyDictionary[ClassInfo, set[str]] = weakref.WeakKeyDictionary()
+
+
+def _scan_mentions(host: ClassInfo) -> set[str]:
     names: set[str] = set()
     for klass in host.mro():
         for node in _walk(klass.node.body):
