@@ -213,6 +213,25 @@ def declared_figures(builds: list, host: ClassInfo) -> dict[str, BufferFigure]:
     return figures
 
 
+def _slot_check(declared: BufferFigure, device: BufferFigure) -> BufferFigure:
+    """A declared size counts bytes per host token slot; a device buffer holding a whole
+    multiple of it per pool token may index more slots than the pool has tokens (HiSparse sizes
+    its index-K by host slots: `index_buf_size = size * host_to_device_ratio`). Per slot the
+    two may agree; that is not followed, so such a pair is unresolved rather than reported."""
+    size, held = declared.bytes_per_token_per_layer, device.bytes_per_token_per_layer
+    if size and held and held != size and held % size == 0:
+        return BufferFigure(
+            declared.name,
+            declared.location,
+            unknown=Unknown(
+                f"device buffer holds {held // size} x the declared {size} B per pool token: "
+                "it may index other slots than the pool's tokens (not followed)",
+                declared.location,
+            ),
+        )
+    return declared
+
+
 class DeclaredEvaluation(Evaluation):
     """An evaluation whose host side is a declared layout: a mirror of chosen buffers only."""
 
@@ -230,6 +249,14 @@ class DeclaredHostEvaluator(PoolEvaluator):
 
     def measure_host(self, builds, host_cls):
         return declared_figures(builds, host_cls)
+
+    def run_point(self, device_cls, host_cls, values):
+        result, reads = super().run_point(device_cls, host_cls, values)
+        for name, declared in list(result.host.items()):
+            device = result.device.get(name)
+            if declared.resolved and device is not None and device.resolved:
+                result.host[name] = _slot_check(declared, device)
+        return result, reads
 
     def evaluate(self, device_cls: ClassInfo, host_cls: ClassInfo | None = None) -> Evaluation:
         return DeclaredEvaluation(**vars(super().evaluate(device_cls, host_cls)))

@@ -229,3 +229,23 @@ def test_any_and_all_as_host_pool_decls_use_them(tmp_path: Path) -> None:
     assert evaluate(tmp_path / "a", "all([False, x])", prelude) is False
     assert evaluate(tmp_path / "b", "any([True, x])", prelude) is True
     assert_unknown(evaluate(tmp_path / "c", "all([True, x])", prelude), "os.getenv")
+
+
+def test_a_device_buffer_indexing_more_slots_than_tokens_is_unresolved(tmp_path: Path) -> None:
+    """HiSparse sizes index-K by host slots (`size * host_to_device_ratio`): per pool token it
+    holds twice the declared bytes, per slot the same. Not a finding: unresolved, with why."""
+    import shutil
+
+    root = tmp_path / "tree"
+    shutil.copytree(
+        Path(__file__).resolve().parent.parent / "fixtures" / "dsa_declared_fixed", root
+    )
+    pool = root / "sglang/srt/mem_cache/memory_pool.py"
+    source = pool.read_text()
+    old = "self.index_buf_size = size if index_buf_size is None else index_buf_size"
+    assert source.count(old) == 1
+    pool.write_text(source.replace(old, "self.index_buf_size = size * 2"))
+    result = audit([root], load_settings(None))
+    assert [f.code for f in result.findings] == []
+    reasons = {u.unknown.reason for u in result.unresolved}
+    assert any("device buffer holds 2 x the declared 132 B per pool token" in r for r in reasons)
