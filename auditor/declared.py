@@ -195,6 +195,12 @@ def declared_figures(builds: list, host: ClassInfo) -> dict[str, BufferFigure]:
                 else "declared bytes per token per layer are not an integer",
                 layout.location,
             )
+        if unknown is None and len(layout.buffers) > 1:
+            unknown = Unknown(
+                f"{layout.host.name} copies several device buffers ({', '.join(layout.buffers)}): "
+                "one declared size for their sum is not compared",
+                layout.location,
+            )
         if unknown is not None:
             figures[name] = BufferFigure(name, layout.location, unknown=unknown)
             continue

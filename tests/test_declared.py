@@ -7,7 +7,15 @@ from pathlib import Path
 
 import msgspec
 import torch
-from helpers import assert_unknown, build, build_index, find_class, module_value, settings
+from helpers import (
+    assert_unknown,
+    build,
+    build_index,
+    find_class,
+    module_value,
+    settings,
+    write_tree,
+)
 
 from auditor.declared import DeclaredHostEvaluator, is_declared
 from auditor.engine import audit
@@ -249,3 +257,56 @@ def test_a_device_buffer_indexing_more_slots_than_tokens_is_unresolved(tmp_path:
     assert [f.code for f in result.findings] == []
     reasons = {u.unknown.reason for u in result.unresolved}
     assert any("device buffer holds 2 x the declared 132 B per pool token" in r for r in reasons)
+
+
+def test_one_declared_size_for_several_buffers_is_unresolved_not_compared(tmp_path: Path) -> None:
+    files = {
+        "pool.py": """
+            import msgspec
+            import torch
+
+
+            class Info(msgspec.Struct, frozen=True, kw_only=True):
+                bytes_per_token_per_layer: int
+                dtype: torch.dtype
+
+
+            class Decl(msgspec.Struct, frozen=True, kw_only=True):
+                device_pool: object
+                storage_info: object
+                host_pool_builder: object
+
+
+            class TwoBufferHost:
+                def __init__(self, decl):
+                    self.device_pool = decl.device_pool
+
+                def copy(self, i):
+                    return self.device_pool.k_buffer[i], self.device_pool.v_buffer[i]
+
+
+            class Builder:
+                def build(self, *, decl, anchor_host):
+                    return TwoBufferHost(decl)
+
+
+            class Pool:
+                def __init__(self, size: int, layer_num: int):
+                    self.size = size
+                    self.layer_num = layer_num
+                    self.k_buffer = [torch.zeros((size, 4), dtype=torch.uint8) for _ in range(layer_num)]
+                    self.v_buffer = [torch.zeros((size, 4), dtype=torch.uint8) for _ in range(layer_num)]
+
+                def host_pool_decls(self):
+                    info = Info(bytes_per_token_per_layer=4, dtype=torch.uint8)
+                    return (Decl(device_pool=self, storage_info=info, host_pool_builder=Builder()),)
+        """
+    }
+    write_tree(tmp_path, files)
+    result = audit([tmp_path], settings())
+    assert [(p.host.name, p.device.name) for p in result.catalog.pairs] == [
+        ("TwoBufferHost", "Pool")
+    ]
+    assert result.findings == []  # 4 declared vs 4 + 4 held: not compared, not a finding
+    reasons = {u.unknown.reason for u in result.unresolved}
+    assert any("copies several device buffers (k_buffer, v_buffer)" in r for r in reasons)
