@@ -67,11 +67,14 @@ def test_mutating_the_real_dsa_index_k_layout_is_found(tmp_path: Path) -> None:
     from auditor.engine import audit
     from auditor.settings import load_settings
 
-    released = _runner().fetch("0.5.23")
+    fetched = _runner().fetch("0.5.23")  # the srt folder, or every folder of the release
+    trees = list(fetched) if isinstance(fetched, (list, tuple)) else [fetched]
+    [released] = [tree for tree in trees if tree.name == "srt"]
+    others = [tree for tree in trees if tree is not released]
     settings = load_settings(None)
     settings.respect_gitignore = False  # the cache folder is git-ignored by this project
 
-    findings, points = _dsa_index_k(audit([released], settings))
+    findings, points = _dsa_index_k(audit(trees, settings))
     assert findings == []
     assert points, "the declared DSA index-K pair was not evaluated"
     compared = [
@@ -93,7 +96,7 @@ def test_mutating_the_real_dsa_index_k_layout_is_found(tmp_path: Path) -> None:
         assert source.count(old) == 1, old
         source = source.replace(old, new)
     path.write_text(source)
-    findings, _ = _dsa_index_k(audit([mutated], settings))
+    findings, _ = _dsa_index_k(audit([mutated, *others], settings))
     assert len(findings) == 1, [f.message for f in findings]
     [finding] = findings
     assert (finding.host.bytes_per_token, finding.device.bytes_per_token) == (132, 256)
