@@ -14,7 +14,7 @@ from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.matrix import dimensions, explore, parameter_names
 from auditor.measure import BufferFigure, looks_like_buffer, measure
 from auditor.settings import Settings
-from auditor.size_claims import claimed_size, read_claim
+from auditor.size_claims import claimed_size
 
 
 @dataclass
@@ -73,10 +73,7 @@ class PoolEvaluator:
         self, host_cls: ClassInfo, interpreter: Interpreter, values: dict, device: Instance
     ) -> Any:
         """The host side of one build (declared.py reads it off the device pool instead)."""
-        host = self._build(host_cls, interpreter, values, device)
-        if isinstance(host, Instance):
-            read_claim(interpreter, host)
-        return host
+        return self._build(host_cls, interpreter, values, device)
 
     def measure_host(self, builds: list, host_cls: ClassInfo) -> dict[str, BufferFigure]:
         settings = self.settings

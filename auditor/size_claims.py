@@ -1,40 +1,21 @@
-"""What a host pool says it holds per token: `size_per_token`, or `get_size_per_token()`.
+"""What a host pool says it holds per token: its `size_per_token` attribute.
 
 HiCache host pools budget their memory (`size = host_size // size_per_token`) and stride their
-copies from this figure, written separately from the buffers they allocate. It is read off each
-built host, like a buffer, and turned into bytes per token per layer using the host's own layer
-count, so LA002 can compare it with the device buffers the host mirrors.
+copies from this figure, written separately from the buffers they allocate (SGLang's
+`HostKVCache.__init__` sets `self.size_per_token = self.get_size_per_token()`). It is read off
+each built host, like a buffer, and turned into bytes per token per layer using the host's own
+layer count, so LA002 can compare it with the device buffers the host mirrors.
 """
 
 from __future__ import annotations
-
-import weakref
-from typing import TYPE_CHECKING, Any
 
 from auditor.index import ClassInfo
 from auditor.interpret.values import Instance, Unknown, is_unknown
 from auditor.location import Location
 from auditor.measure import BufferFigure, count_of
 
-if TYPE_CHECKING:
-    from auditor.interpret.machine import Interpreter
-
 ATTRIBUTE = "size_per_token"
 METHOD = "get_size_per_token"
-
-_CLAIMS: weakref.WeakKeyDictionary[Instance, Any] = weakref.WeakKeyDictionary()
-
-
-def read_claim(interpreter: Interpreter, host: Instance) -> None:
-    """Remember the host's size per token (its attribute, else its method's result)."""
-    if ATTRIBUTE in host.attrs:
-        _CLAIMS[host] = host.attrs[ATTRIBUTE]
-        return
-    method = host.cls.find_method(METHOD)
-    if method is not None:
-        where = method.module.parsed.location(method.node.name)
-        function = interpreter.lookup_attribute(host, METHOD, where)
-        _CLAIMS[host] = interpreter.call(function, [], {}, where)
 
 
 def claim_location(host_cls: ClassInfo, builds: list) -> Location:
@@ -49,10 +30,10 @@ def claimed_size(builds: list, host_cls: ClassInfo, layer_names: list[str]) -> B
     """The claim as bytes per token per layer (+ per token), from builds at two layer counts;
     None when the host states no size per token."""
     instances = [instance for instance, _, _ in builds if isinstance(instance, Instance)]
-    if len(instances) != len(builds) or not all(i in _CLAIMS for i in instances):
+    if len(instances) != len(builds) or not all(ATTRIBUTE in i.attrs for i in instances):
         return None
     location = claim_location(host_cls, builds)
-    values = [_CLAIMS[i] for i in instances]
+    values = [i.attrs[ATTRIBUTE] for i in instances]
     unknown = next((v for v in values if is_unknown(v)), None)
     if unknown is not None:
         return BufferFigure(ATTRIBUTE, location, unknown=unknown)

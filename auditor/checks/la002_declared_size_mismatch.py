@@ -15,8 +15,8 @@ NAME = "host-declared-size-mismatch"
 SUMMARY = "Host pool's size per token disagrees with the device buffers it mirrors"
 EXPLANATION = """\
 ## What it finds
-A host (CPU) pool whose own figure of bytes per token (`size_per_token`, or what
-`get_size_per_token()` returns) differs from the bytes per token the paired device pool holds in
+A host (CPU) pool whose own figure of bytes per token (its `size_per_token` attribute, which
+SGLang hosts set from `get_size_per_token()`) differs from the bytes per token the paired device pool holds in
 the buffers that host mirrors (the device counterparts of the host's buffers, by name or
 `buffer-map`, summed), counted per layer on both sides, at a config point the code can reach.
 It is reported only where the figure also differs from the host's own mirror buffers: where the
