@@ -202,3 +202,21 @@ def test_sarif_and_github_output_stay_valid(monkeypatch: pytest.MonkeyPatch) -> 
         annotations = [line for line in out.getvalue().splitlines() if line.startswith("::error ")]
         assert len(annotations) == len(result.findings)
         assert all("\n" not in a for a in annotations)
+
+
+def test_la002_over_several_pairs_reports_one_figure_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same host and device reached through two pairs (two call sites) give one finding,
+    with both pairs' evidence."""
+    import dataclasses
+
+    from auditor.checks import la002_declared_size_mismatch as la002
+
+    monkeypatch.chdir(REPO)
+    settings = load_settings(None)
+    result = audit([Path(f"{LA002}_buggy")], settings)
+    [pair] = result.catalog.pairs
+    [evaluation] = [e for e in result.evaluations if e.host is not None]
+    other = dataclasses.replace(pair, evidence="call site elsewhere.py:7")
+    findings = la002.check_pairs([(pair, evaluation), (other, evaluation)], settings)
+    assert len(findings) == 1
+    assert findings[0].pairing == f"{pair.evidence} | call site elsewhere.py:7"

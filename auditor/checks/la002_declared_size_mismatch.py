@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
 from auditor.evaluate import Evaluation, PointResult
 from auditor.findings import Finding, Side
 from auditor.matrix import json_value
 from auditor.measure import BufferFigure
+from auditor.pairing import Pair
 from auditor.settings import Settings
 
 CODE = "LA002"
@@ -144,3 +147,20 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             points_evaluated=len(evaluation.points),
         )
     ]
+
+
+def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) -> list[Finding]:
+    """LA002 over every pair: the same figure reached through several pairs (call sites of the
+    same classes) is reported once, with each pair's evidence."""
+    findings: dict[tuple, Finding] = {}
+    for pair, evaluation in evaluated:
+        for finding in check(evaluation, settings):
+            key = (finding.location, finding.message)
+            if key not in findings:
+                findings[key] = dataclasses.replace(finding, pairing=pair.evidence)
+            elif pair.evidence not in findings[key].pairing:
+                earlier = findings[key]
+                findings[key] = dataclasses.replace(
+                    earlier, pairing=f"{earlier.pairing} | {pair.evidence}"
+                )
+    return list(findings.values())
