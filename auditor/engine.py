@@ -8,7 +8,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditor.checks import PAIR_CHECKS, la100_unused_suppression
+from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
+from auditor.declared import DeclaredHostEvaluator
 from auditor.discover import discover
 from auditor.evaluate import Evaluation, PoolEvaluator
 from auditor.findings import Finding
@@ -236,8 +237,15 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
-    for pair in pools.pairs:
-        evaluation = evaluator.evaluate(pair.device, pair.host)
+    declared_evaluator = DeclaredHostEvaluator(index, settings, limits)
+    declared_pairs, declared_unknowns = declared_evaluator.declared_pairs(pools.devices)
+    for unknown in declared_unknowns:
+        unresolved[("declared", unknown.reason)] = Unresolved("declared host layout", unknown)
+    pair_evaluators = [(pair, evaluator) for pair in pools.pairs]
+    pair_evaluators += [(pair, declared_evaluator) for pair in declared_pairs]
+    pools.add_declared(declared_pairs)
+    for pair, pair_evaluator in pair_evaluators:
+        evaluation = pair_evaluator.evaluate(pair.device, pair.host)
         result.evaluations.append(evaluation)
         paired_devices.add(id(pair.device))
         _collect_unresolved(evaluation, unresolved)
@@ -245,6 +253,9 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
             if code in PAIR_CHECKS:
                 for finding in PAIR_CHECKS[code].check(evaluation, settings):
                     result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
+    for code in selected:
+        if code in DEVICE_CHECKS:
+            result.findings.extend(DEVICE_CHECKS[code].check_device(result.evaluations, settings))
     for device in pools.devices:
         if id(device) not in paired_devices:
             evaluation = evaluator.evaluate(device)

@@ -29,6 +29,11 @@ class PoolCatalog:
     pairs: list[Pair]
     unresolved: list[Unknown]
 
+    def add_declared(self, pairs: list[Pair]) -> None:
+        """Pairs a device pool declares in data (declared.py): counted like the others."""
+        self.pairs.extend(pairs)
+        self.hosts.extend(p.host for p in pairs if p.host not in self.hosts)
+
 
 def is_host_pool(cls: ClassInfo, settings: Settings) -> bool:
     return any(name in settings.device_pool_params for name in parameter_names(cls))
