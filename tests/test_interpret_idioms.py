@@ -343,3 +343,30 @@ def test_a_setter_under_an_undecided_branch_leaves_what_it_sets_unknown(tmp_path
     index = build_index(tmp_path, {"pool.py": SETTER})
     built = build(index, "Pool", {"size": 3, "layer_num": 1, "wide": "maybe"})
     assert_unknown(built["kv_buffer"][0], "could not be decided")
+
+
+def test_a_view_of_another_buffer_is_not_measured_twice(tmp_path):
+    """Ascend pools: `self.kv_buffer = torch.zeros((2, ...))`, `self.k_buffer = self.kv_buffer[0]`:
+    k_buffer is kv_buffer's storage again. Views of a local allocation are buffers of their own."""
+    from auditor.measure import buffers_of
+
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                import torch
+
+                class Pool:
+                    def __init__(self, size, layer_num):
+                        self.kv_buffer = torch.zeros((2, layer_num, size, 8), dtype=torch.uint8)
+                        self.k_buffer = self.kv_buffer[0]
+                        self.v_buffer = self.kv_buffer[1]
+                        fused = torch.zeros((2, size, 4), dtype=torch.uint8)
+                        self.a_buffer = fused[0]
+                        self.b_buffer = list(fused.unbind(0))
+            """
+        },
+    )
+    built = build(index, "Pool", {"size": 5, "layer_num": 2})
+    assert built["k_buffer"].nbytes == 2 * 5 * 8  # the view itself is exact
+    assert sorted(buffers_of(built.instance)) == ["a_buffer", "b_buffer", "kv_buffer"]

@@ -157,6 +157,7 @@ def tensor_view(interp: Interpreter, tensor: Tensor, keys: list, location) -> An
         math.prod(shape) * dtypes.itemsize(tensor.dtype),
         location,
         trace=tuple(interp.call_sites),
+        view_of=tensor.view_of if tensor.view_of is not None else tensor.ident,
     )
 
 

@@ -129,7 +129,11 @@ def _unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
     shape = tensor.shape[:dim] + tensor.shape[dim + 1 :]
     nbytes = numel(shape) * dtypes.itemsize(tensor.dtype)
     trace = tuple(ctx.interpreter.call_sites)
-    return [Tensor(shape, tensor.dtype, nbytes, ctx.location, trace=trace) for _ in range(count)]
+    base = tensor.view_of if tensor.view_of is not None else tensor.ident
+    return [
+        Tensor(shape, tensor.dtype, nbytes, ctx.location, trace=trace, view_of=base)
+        for _ in range(count)
+    ]
 
 
 def _reinterpret(tensor: Tensor, dtype: Any, ctx: CallContext) -> Any:

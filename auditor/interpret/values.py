@@ -45,6 +45,7 @@ class Tensor:
     dims_text: tuple[str, ...] = ()
     ident: int = field(default_factory=lambda: next(_tensor_ids))
     trace: tuple[Location, ...] = ()  # audited call sites active when it was allocated
+    view_of: int | None = None  # a view (`buf[0]`, `unbind`): the ident of the tensor it reads
 
 
 @dataclass(eq=False)
