@@ -15,7 +15,7 @@ from auditor.findings import Finding
 from auditor.index import ProjectIndex
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
-from auditor.pairing import PoolCatalog, catalog
+from auditor.pairing import PoolCatalog, catalog, evaluate_pairs
 from auditor.parse import (
     MAX_FILE_BYTES,
     ClassOutline,
@@ -228,7 +228,7 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
     result.files_found = len(sources)
     late_errors: list[FileError] = []
     index = ProjectIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
-    pools = catalog(index, settings)
+    pools = catalog(index, settings, parsed)
     result.catalog = pools
     evaluator = PoolEvaluator(index, settings, limits)
     unresolved: dict[tuple, Unresolved] = {}
@@ -236,15 +236,15 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
-    for pair in pools.pairs:
-        evaluation = evaluator.evaluate(pair.device, pair.host)
-        result.evaluations.append(evaluation)
+    evaluated = evaluate_pairs(pools, evaluator)
+    for pair, evaluation in evaluated:
+        if not any(evaluation is e for e in result.evaluations):
+            result.evaluations.append(evaluation)
+            _collect_unresolved(evaluation, unresolved)
         paired_devices.add(id(pair.device))
-        _collect_unresolved(evaluation, unresolved)
-        for code in selected:
-            if code in PAIR_CHECKS:
-                for finding in PAIR_CHECKS[code].check(evaluation, settings):
-                    result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
+    for code in selected:
+        if code in PAIR_CHECKS:
+            result.findings.extend(PAIR_CHECKS[code].check_pairs(evaluated, settings))
     for device in pools.devices:
         if id(device) not in paired_devices:
             evaluation = evaluator.evaluate(device)

@@ -1,18 +1,28 @@
-"""Stage 6: find device pools and host mirrors, and pair each host with its candidate devices.
+"""Stage 6: find device pools and host mirrors, and pair each host with the devices it receives.
 
 A device pool is a concrete class whose constructor takes a token count and a layer count.
-A host pool is a concrete class whose constructor takes a device pool; the device parameter's
-annotation names a base class, and every concrete device pool below it is a candidate.
+A host pool is a concrete class whose constructor takes a device pool and that holds a buffer
+of a device pool's name (or a `buffer-map` name): a class taking a device pool to stage or
+broadcast its data is not a mirror. Pairs come, in this order of precedence, from the config
+(`[tool.layout-audit.pairs]`), from the host's construction sites (sites.py: the devices that
+the code can hand it there), or, for a host built nowhere in the audited paths, from the device
+parameter's annotation (every concrete device pool below that class).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import libcst as cst
+
+from auditor.evaluate import Evaluation
 from auditor.index import ClassInfo, ProjectIndex, dotted
 from auditor.interpret.values import Unknown
 from auditor.matrix import constructor_parameters, parameter_names
+from auditor.measure import looks_like_buffer
+from auditor.parse import ParsedModule
 from auditor.settings import Settings
+from auditor.sites import ConstructionSite, find_sites
 
 
 @dataclass(frozen=True)
@@ -20,6 +30,8 @@ class Pair:
     host: ClassInfo
     device: ClassInfo
     evidence: str  # how the pair was decided, shown to users
+    site: ConstructionSite | None = None  # the call that builds the host, when there is one
+    detail: dict = field(default_factory=dict, compare=False, hash=False)  # evidence as data
 
 
 @dataclass
@@ -28,6 +40,8 @@ class PoolCatalog:
     hosts: list[ClassInfo]
     pairs: list[Pair]
     unresolved: list[Unknown]
+    sites: list[ConstructionSite] = field(default_factory=list)
+    not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
 
 
 def is_host_pool(cls: ClassInfo, settings: Settings) -> bool:
@@ -61,20 +75,143 @@ def _annotation_owner(cls: ClassInfo) -> ClassInfo:
     return init.owner if init is not None and init.owner is not None else cls
 
 
-def catalog(index: ProjectIndex, settings: Settings) -> PoolCatalog:
+class _SelfBuffers(cst.CSTVisitor):
+    """Buffer-like attributes a method assigns on `self`."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def _target(self, node: cst.CSTNode) -> None:
+        if (
+            isinstance(node, cst.Attribute)
+            and isinstance(node.value, cst.Name)
+            and node.value.value == "self"
+            and looks_like_buffer(node.attr.value)
+        ):
+            self.names.add(node.attr.value)
+        elif isinstance(node, (cst.Tuple, cst.List)):
+            for element in node.elements:
+                self._target(element.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:  # setattr(self, "x_buffer", ...)
+        if dotted(node.func) == "setattr" and len(node.args) >= 2:
+            first, second = node.args[0].value, node.args[1].value
+            if (
+                isinstance(first, cst.Name)
+                and first.value == "self"
+                and isinstance(second, cst.SimpleString)
+                and isinstance(second.evaluated_value, str)
+                and looks_like_buffer(second.evaluated_value)
+            ):
+                self.names.add(second.evaluated_value)
+
+
+def buffer_names(cls: ClassInfo) -> set[str]:
+    """Names of the buffers a class (its MRO) may set: `self.<x>_buffer = ...` and the like."""
+    visitor = _SelfBuffers()
+    for klass in cls.mro():
+        for method in klass.methods.values():
+            method.node.visit(visitor)
+    return visitor.names
+
+
+def _annotation_pairs(
+    index: ProjectIndex, host: ClassInfo, devices: list[ClassInfo], settings: Settings
+) -> tuple[list[ClassInfo], str | Unknown]:
+    """Devices below the class the host's device parameter is annotated with, and the evidence
+    text (or why there is none)."""
+    annotation = _device_annotation(host, settings)
+    owner = _annotation_owner(host)
+    if annotation is None:
+        return [], Unknown(
+            f"host pool {host.name}: device pool parameter has no annotation to pair by",
+            host.location,
+        )
+    base = index.resolve_static(owner.module, annotation)
+    if not isinstance(base, ClassInfo):
+        return [], Unknown(
+            f"host pool {host.name}: annotation {annotation!r} is not a class in the audited tree",
+            host.location,
+        )
+    found = [c for c in index.all_subclasses(base) if c in devices]
+    return found, f"annotation {annotation} on {owner.name}.__init__"
+
+
+def _site_evidence(site: ConstructionSite) -> tuple[str, dict]:
+    parts = [f"call site {site.where()}"]
+    if site.how != "direct call":
+        parts.append(site.how)
+    guards = [g.describe() for g in site.guards if g.subject == site.device_text]
+    if guards:
+        parts.append("guards: " + ", ".join(guards))
+    if site.declared is not None:
+        parts.append(f"declared: {site.declared_from}")
+    if site.unfollowed:
+        parts.append(site.unfollowed)
+    location = site.location
+    detail = {
+        "kind": "call site",
+        "site": {
+            "path": location.path,
+            "line": location.line,
+            "column": location.column,
+            "function": site.function,
+            "how": site.how,
+        },
+        "device_argument": site.device_text,
+        "guards": guards,
+        "declared": site.declared_from or None,
+        "arguments": sorted(site.arguments),
+    }
+    return "; ".join(parts), detail
+
+
+def catalog(
+    index: ProjectIndex, settings: Settings, parsed: list[ParsedModule] | None = None
+) -> PoolCatalog:
+    """Device pools, host pools and their pairs. With `parsed` (every discovered file), hosts
+    are paired where the code builds them; without, by configuration and annotation only."""
     classes = sorted(index.all_classes(), key=lambda c: (c.module.path, c.qualname))
     concrete = [c for c in classes if not c.is_abstract()]
     devices = [c for c in concrete if is_device_pool(c, settings)]
-    hosts = [c for c in concrete if is_host_pool(c, settings)]
+    device_buffers: set[str] = set(settings.buffer_map)
+    for device in devices:
+        device_buffers |= buffer_names(device)
+    hosts: list[ClassInfo] = []
+    not_hosts: list[tuple[ClassInfo, str]] = []
+    for cls in concrete:
+        if not is_host_pool(cls, settings):
+            continue
+        if buffer_names(cls) & device_buffers:
+            hosts.append(cls)
+        else:
+            not_hosts.append(
+                (cls, "takes a device pool but holds no buffer of a device pool's name")
+            )
     pairs: list[Pair] = []
     unresolved: list[Unknown] = []
     by_name: dict[str, list[ClassInfo]] = {}
     for cls in classes:
         by_name.setdefault(cls.name, []).append(cls)
         by_name.setdefault(cls.qualname, []).append(cls)
+    configured_hosts = [
+        h for h in hosts if (settings.pairs.get(h.name) or settings.pairs.get(h.qualname))
+    ]
+    site_hosts = [h for h in hosts if h not in configured_hosts]
+    sites = (
+        find_sites(index, parsed, site_hosts, settings.device_pool_params)
+        if parsed is not None
+        else []
+    )
     for host in hosts:
         configured = settings.pairs.get(host.name) or settings.pairs.get(host.qualname)
-        if configured is not None:  # the project's config decides, not the annotation
+        if configured is not None:  # the project's config decides, not the code
             for device_name in configured:
                 matches = [d for d in by_name.get(device_name, []) if d in devices]
                 if not matches:
@@ -85,30 +222,49 @@ def catalog(index: ProjectIndex, settings: Settings) -> PoolCatalog:
                         )
                     )
                 for device in matches:
-                    pairs.append(Pair(host, device, "configured in [tool.layout-audit.pairs]"))
+                    pairs.append(
+                        Pair(
+                            host,
+                            device,
+                            "configured in [tool.layout-audit.pairs]",
+                            detail={"kind": "configured"},
+                        )
+                    )
             continue
-        annotation = _device_annotation(host, settings)
-        owner = _annotation_owner(host)
-        if annotation is None:
-            unresolved.append(
-                Unknown(
-                    f"host pool {host.name}: device pool parameter has no annotation to pair by",
-                    host.location,
+        annotated, evidence = _annotation_pairs(index, host, devices, settings)
+        built_here = [s for s in sites if s.host is host]
+        if built_here:
+            candidates = annotated if not isinstance(evidence, Unknown) else devices
+            for site in built_here:
+                text, detail = _site_evidence(site)
+                if not isinstance(evidence, Unknown):
+                    detail["annotation"] = evidence
+                for device in candidates:
+                    if site.admits(device):
+                        pairs.append(Pair(host, device, text, site, detail))
+            continue
+        if isinstance(evidence, Unknown):
+            unresolved.append(evidence)
+            continue
+        for device in annotated:
+            pairs.append(
+                Pair(
+                    host,
+                    device,
+                    f"{evidence} (no construction site in the audited paths)",
+                    detail={"kind": "annotation", "annotation": evidence},
                 )
             )
-            continue
-        base = index.resolve_static(owner.module, annotation)
-        if not isinstance(base, ClassInfo):
-            unresolved.append(
-                Unknown(
-                    f"host pool {host.name}: annotation {annotation!r} is not a class in the audited tree",
-                    host.location,
-                )
-            )
-            continue
-        for candidate in index.all_subclasses(base):
-            if candidate in devices:
-                pairs.append(
-                    Pair(host, candidate, f"annotation {annotation} on {owner.name}.__init__")
-                )
-    return PoolCatalog(devices, hosts, pairs, unresolved)
+    return PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts)
+
+
+def evaluate_pairs(pools: PoolCatalog, evaluator) -> list[tuple[Pair, Evaluation]]:
+    """Each pair evaluated; sites that write the same arguments share one evaluation."""
+    done: dict[tuple, Evaluation] = {}
+    evaluated = []
+    for pair in pools.pairs:
+        key = (id(pair.host), id(pair.device), pair.site.signature() if pair.site else None)
+        if key not in done:
+            done[key] = evaluator.evaluate(pair.device, pair.host, pair.site)
+        evaluated.append((pair, done[key]))
+    return evaluated
