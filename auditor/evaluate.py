@@ -189,6 +189,8 @@ class _DeviceSubstitution(cst.CSTTransformer):
         self.text = text
 
     def on_leave(self, original_node, updated_node):
+        if isinstance(original_node, cst.Attribute):  # `x.kv_cache`: an attribute name stays
+            updated_node = updated_node.with_changes(attr=original_node.attr)
         if isinstance(original_node, cst.BaseExpression) and _code(original_node) == self.text:
             return cst.Name(DEVICE_NAME)
         return updated_node

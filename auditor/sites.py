@@ -741,6 +741,29 @@ def _class_pairs(scope: _Scope, node: cst.Dict) -> list[tuple[ClassInfo, ClassIn
     return pairs
 
 
+def _host_tables(module: ModuleInfo, hosts: set[str]) -> list[str]:
+    """Names of the module-level dicts whose values name host classes."""
+    found = []
+    for statement in module.parsed.tree.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Dict):
+                values = [
+                    (dotted(e.value) or "").rsplit(".", 1)[-1]
+                    for e in small.value.elements
+                    if isinstance(e, cst.DictElement)
+                ]
+                if any(v in hosts for v in values):
+                    targets = (
+                        [t.target for t in small.targets]
+                        if isinstance(small, cst.Assign)
+                        else [small.target]
+                    )
+                    found.extend(t.value for t in targets if isinstance(t, cst.Name))
+    return found
+
+
 def _module_assignment(module: ModuleInfo, name: str) -> cst.BaseExpression | None:
     for statement in module.parsed.tree.body:
         if isinstance(statement, cst.SimpleStatementLine):
@@ -781,6 +804,13 @@ def find_sites(
     """Every construction site of the host classes, in files whose text names one of them."""
     if not hosts:
         return []
-    modules = candidate_modules(index, parsed, {h.name for h in hosts})
+    names = {h.name for h in hosts}
+    modules = candidate_modules(index, parsed, names)
+    # a module-level table of host classes, used from a file that names none of them
+    tables = {t for m in modules for t in _host_tables(m, names)} - names
+    if tables:
+        seen = {id(m) for m in modules}
+        more = candidate_modules(index, parsed, tables)
+        modules.extend(m for m in more if id(m) not in seen)
     modules.sort(key=lambda m: m.path)
     return SiteFinder(index, hosts, device_params).find(modules)
