@@ -205,7 +205,10 @@ def _render(result, settings, args, output_format: str) -> bool:
         table.render_html(grids, sys.stdout)
         text.summary(result, sys.stderr)
     elif output_format == "json":
-        json_report.render(result, sys.stdout, args.show_pairs)
+        if args.show_pairs:
+            json_report.render(result, sys.stdout, show_pairs=True)
+        else:
+            json_report.render(result, sys.stdout)
     elif output_format == "github":
         github.render(result, sys.stdout)
         text.summary(result, sys.stderr)

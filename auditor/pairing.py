@@ -11,6 +11,7 @@ parameter's annotation (every concrete device pool below that class).
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -22,7 +23,7 @@ from auditor.matrix import constructor_parameters, parameter_names
 from auditor.measure import looks_like_buffer
 from auditor.parse import ParsedModule
 from auditor.settings import Settings
-from auditor.sites import ConstructionSite, find_sites
+from auditor.sites import ConstructionSite, cpython_tree, find_sites
 
 
 @dataclass(frozen=True)
@@ -112,13 +113,67 @@ class _SelfBuffers(cst.CSTVisitor):
                 self.names.add(second.evaluated_value)
 
 
-def buffer_names(cls: ClassInfo) -> set[str]:
+def buffer_names(cls: ClassInfo, trees: dict | None = None) -> set[str]:
     """Names of the buffers a class (its MRO) may set: `self.<x>_buffer = ...` and the like."""
-    visitor = _SelfBuffers()
+    trees = {} if trees is None else trees
+    names: set[str] = set()
     for klass in cls.mro():
-        for method in klass.methods.values():
+        names |= _own_buffer_names(klass, trees)
+    return names
+
+
+def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
+    """Buffer-like attributes the class's own methods set, read from CPython's syntax tree
+    (a libcst visit of every method of every pool costs seconds on a whole engine)."""
+    key = ("buffers", id(cls))
+    if key in trees:
+        return trees[key]
+    tree = (
+        cpython_tree(cls.module, trees)
+        if cls.qualname.count(".") == cls.module.name.count(".") + 1
+        else None
+    )
+    node = (
+        next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.name), None)
+        if tree is not None
+        else None
+    )
+    names: set[str] = set()
+    if node is None:  # nested, or CPython cannot read it: the libcst visit
+        visitor = _SelfBuffers()
+        for method in cls.methods.values():
             method.node.visit(visitor)
-    return visitor.names
+        names = visitor.names
+    else:
+        for item in ast.walk(node):
+            targets = []
+            if isinstance(item, ast.Assign):
+                targets = item.targets
+            elif isinstance(item, (ast.AnnAssign, ast.AugAssign)):
+                targets = [item.target]
+            elif (
+                isinstance(item, ast.Call)
+                and isinstance(item.func, ast.Name)
+                and item.func.id == "setattr"
+                and len(item.args) >= 2
+                and isinstance(item.args[0], ast.Name)
+                and item.args[0].id == "self"
+                and isinstance(item.args[1], ast.Constant)
+                and isinstance(item.args[1].value, str)
+                and looks_like_buffer(item.args[1].value)
+            ):
+                names.add(item.args[1].value)
+            for target in targets:
+                for part in ast.walk(target):
+                    if (
+                        isinstance(part, ast.Attribute)
+                        and isinstance(part.value, ast.Name)
+                        and part.value.id == "self"
+                        and looks_like_buffer(part.attr)
+                    ):
+                        names.add(part.attr)
+    trees[key] = names
+    return names
 
 
 def _annotation_pairs(
@@ -180,15 +235,16 @@ def catalog(
     classes = sorted(index.all_classes(), key=lambda c: (c.module.path, c.qualname))
     concrete = [c for c in classes if not c.is_abstract()]
     devices = [c for c in concrete if is_device_pool(c, settings)]
+    trees: dict = {}
     device_buffers: set[str] = set(settings.buffer_map)
     for device in devices:
-        device_buffers |= buffer_names(device)
+        device_buffers |= buffer_names(device, trees)
     hosts: list[ClassInfo] = []
     not_hosts: list[tuple[ClassInfo, str]] = []
     for cls in concrete:
         if not is_host_pool(cls, settings):
             continue
-        if buffer_names(cls) & device_buffers:
+        if buffer_names(cls, trees) & device_buffers:
             hosts.append(cls)
         else:
             not_hosts.append(
@@ -234,14 +290,23 @@ def catalog(
         annotated, evidence = _annotation_pairs(index, host, devices, settings)
         built_here = [s for s in sites if s.host is host]
         if built_here:
-            candidates = annotated if not isinstance(evidence, Unknown) else devices
+            paired = False
             for site in built_here:
+                if isinstance(evidence, Unknown) and not site.narrows():
+                    continue  # neither the annotation nor the site says which devices come
+                candidates = annotated if not isinstance(evidence, Unknown) else devices
                 text, detail = _site_evidence(site)
                 if not isinstance(evidence, Unknown):
                     detail["annotation"] = evidence
                 for device in candidates:
                     if site.admits(device):
                         pairs.append(Pair(host, device, text, site, detail))
+                        paired = True
+            if not paired and isinstance(evidence, Unknown):
+                why = evidence.reason.removeprefix(f"host pool {host.name}: ")
+                not_hosts.append(
+                    (host, f"{why}, and no call site says which device pools it receives")
+                )
             continue
         if isinstance(evidence, Unknown):
             unresolved.append(evidence)

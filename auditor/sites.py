@@ -11,6 +11,8 @@ arguments are evaluated later (evaluate.py), at each config point.
 
 from __future__ import annotations
 
+import ast
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -80,6 +82,12 @@ class ConstructionSite:
                 return False
         return all(g.admits(device) for g in self.guards if g.subject == self.device_text)
 
+    def narrows(self) -> bool:
+        """Does the code here say anything of the device's class (a guard or a declared type)?"""
+        return self.declared is not None or any(
+            g.subject == self.device_text and g.classes and not g.negated for g in self.guards
+        )
+
     def signature(self) -> tuple:
         """What the evaluation of this site depends on: the arguments as written."""
         module = self.module.parsed
@@ -88,6 +96,50 @@ class ConstructionSite:
 
 
 # ---- which files to read ---------------------------------------------------------------------
+
+
+def cpython_tree(module: ModuleInfo, cache: dict[str, ast.Module | None]) -> ast.Module | None:
+    """CPython's syntax tree of a module, read again from disk: a quick look (which functions
+    name a class, which attributes a class sets) costs far less than a libcst visit."""
+    path = str(module.parsed.source.path)
+    if path not in cache:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                data = module.parsed.source.path.read_bytes()
+                cache[path] = compile(data, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            cache[path] = None
+    return cache[path]
+
+
+def functions_naming(tree: ast.Module, prefix: str, needles: frozenset[str]) -> set[str]:
+    """Qualified names (as `_functions` gives them) of the functions whose body names one of
+    `needles` (a name, an attribute, or an imported name)."""
+    found: set[str] = set()
+    stack: list[tuple[ast.AST, str]] = [(tree, prefix)]
+    while stack:
+        node, name = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                qualname = f"{name}.{child.name}"
+                if not isinstance(child, ast.ClassDef) and _names_any(child, needles):
+                    found.add(qualname)
+                stack.append((child, qualname))
+            else:
+                stack.append((child, name))
+    return found
+
+
+def _names_any(function: ast.AST, needles: frozenset[str]) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id in needles:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in needles:
+            return True
+        if isinstance(node, ast.alias) and node.name.rsplit(".", 1)[-1] in needles:
+            return True
+    return False
 
 
 def candidate_modules(
@@ -146,10 +198,16 @@ class _Scope:
 class _LocalImports(cst.CSTVisitor):
     """A function's imports (bound names) and every other name it binds."""
 
-    def __init__(self, module: ModuleInfo) -> None:
+    def __init__(self, module: ModuleInfo, needles: frozenset[str] = frozenset()) -> None:
         self.module = module
         self.bound: dict[str, tuple] = {}
         self.names: set[str] = set()
+        self.needles = needles
+        self.mentions = False  # whether a name of `needles` appears
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.needles:
+            self.mentions = True
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self.names.add(node.name.value)
@@ -529,11 +587,17 @@ class SiteFinder:
     """Finds the construction sites of the given host classes in the given modules."""
 
     def __init__(
-        self, index: ProjectIndex, hosts: list[ClassInfo], device_params: list[str]
+        self,
+        index: ProjectIndex,
+        hosts: list[ClassInfo],
+        device_params: list[str],
+        names: set[str] = frozenset(),
     ) -> None:
         self.index = index
         self.hosts = hosts
         self.device_params = device_params
+        self.names = frozenset(names) | {h.name for h in hosts}  # host classes and their tables
+        self.trees: dict[str, ast.Module | None] = {}
 
     def find(self, modules: list[ModuleInfo]) -> list[ConstructionSite]:
         sites: list[ConstructionSite] = []
@@ -542,15 +606,32 @@ class SiteFinder:
                 module.parsed.tree  # noqa: B018 - already parsed by module_for
             except LateParseError:
                 continue
+            aliases = {
+                bound
+                for bound, (_, attr) in module.imports.items()
+                if attr is not None and attr.rsplit(".", 1)[-1] in self.names
+            }
+            needles = self.names | aliases
+            tree = cpython_tree(module, self.trees)
+            naming = functions_naming(tree, module.name, needles) if tree is not None else None
             for qualname, function, owner in _functions(module):
-                sites.extend(self._in_function(module, qualname, function, owner))
+                if naming is None or qualname in naming:
+                    sites.extend(self._in_function(module, qualname, function, owner, needles))
         return sites
 
     def _in_function(
-        self, module: ModuleInfo, qualname: str, function: cst.FunctionDef, owner
+        self, module: ModuleInfo, qualname: str, function: cst.FunctionDef, owner, needles
     ) -> list[ConstructionSite]:
-        imports = _LocalImports(module)
+        imports = _LocalImports(module, needles)
         function.body.visit(imports)
+        if not imports.mentions:  # names no host class, nor a table of them: nothing to find
+            return []
+        local_aliases = {
+            bound
+            for bound, (_, attr) in imports.bound.items()
+            if attr is not None and attr.rsplit(".", 1)[-1] in self.names
+        }
+        self.callees = needles | local_aliases
         scope = _Scope(self.index, module, imports.bound)
         walk = _FunctionWalk(scope)
         walk.block(function.body.body, ())
@@ -577,7 +658,9 @@ class SiteFinder:
         """Host classes a call's callee can be, each with the facts that choose it."""
         if depth > 3:
             return []
-        found = scope.resolve(func) if dotted(func) is not None else None
+        name = dotted(func)
+        # resolving every callee would index every module the function imports from
+        found = scope.resolve(func) if name and name.rsplit(".", 1)[-1] in self.callees else None
         if isinstance(found, ClassInfo):
             return [(found, (), "direct call")] if found in self.hosts else []
         results = []
@@ -813,4 +896,4 @@ def find_sites(
         more = candidate_modules(index, parsed, tables)
         modules.extend(m for m in more if id(m) not in seen)
     modules.sort(key=lambda m: m.path)
-    return SiteFinder(index, hosts, device_params).find(modules)
+    return SiteFinder(index, hosts, device_params, tables).find(modules)
