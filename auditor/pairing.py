@@ -22,8 +22,9 @@ from auditor.interpret.values import Unknown
 from auditor.matrix import constructor_parameters, parameter_names
 from auditor.measure import looks_like_buffer
 from auditor.parse import ParsedModule
+from auditor.scope import cpython_tree
 from auditor.settings import Settings
-from auditor.sites import ConstructionSite, cpython_tree, find_sites
+from auditor.sites import ConstructionSite, find_sites
 
 
 @dataclass(frozen=True)
