@@ -1,8 +1,8 @@
 """Stage 6: find device pools and host mirrors, and pair each host with the devices it receives.
 
 A device pool is a concrete class whose constructor takes a token count and a layer count.
-A host pool is a concrete class whose constructor takes a device pool and that holds a buffer
-of a device pool's name (or a `buffer-map` name): a class taking a device pool to stage or
+A host pool is a concrete class whose constructor takes a device pool and that allocates an
+attribute of a name a device pool also allocates (or a `buffer-map` name): a class taking a device pool to stage or
 broadcast its data is not a mirror. Pairs come, in this order of precedence, from the config
 (`[tool.layout-audit.pairs]`), from the host's construction sites (sites.py: the devices that
 the code can hand it there), or, for a host built nowhere in the audited paths, from the device
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-
-import libcst as cst
 
 from auditor.evaluate import Evaluation
 from auditor.index import ClassInfo, ProjectIndex, dotted
@@ -77,102 +75,69 @@ def _annotation_owner(cls: ClassInfo) -> ClassInfo:
     return init.owner if init is not None and init.owner is not None else cls
 
 
-class _SelfBuffers(cst.CSTVisitor):
-    """Buffer-like attributes a method assigns on `self`."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def _target(self, node: cst.CSTNode) -> None:
-        if (
-            isinstance(node, cst.Attribute)
-            and isinstance(node.value, cst.Name)
-            and node.value.value == "self"
-            and looks_like_buffer(node.attr.value)
-        ):
-            self.names.add(node.attr.value)
-        elif isinstance(node, (cst.Tuple, cst.List)):
-            for element in node.elements:
-                self._target(element.value)
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._target(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target)
-
-    def visit_Call(self, node: cst.Call) -> None:  # setattr(self, "x_buffer", ...)
-        if dotted(node.func) == "setattr" and len(node.args) >= 2:
-            first, second = node.args[0].value, node.args[1].value
-            if (
-                isinstance(first, cst.Name)
-                and first.value == "self"
-                and isinstance(second, cst.SimpleString)
-                and isinstance(second.evaluated_value, str)
-                and looks_like_buffer(second.evaluated_value)
-            ):
-                self.names.add(second.evaluated_value)
-
-
-def buffer_names(cls: ClassInfo, trees: dict | None = None) -> set[str]:
-    """Names of the buffers a class (its MRO) may set: `self.<x>_buffer = ...` and the like."""
+def buffer_names(
+    cls: ClassInfo, trees: dict | None = None, counts: frozenset = frozenset()
+) -> set[str]:
+    """Attributes a class (its MRO) may hold tensors in: `self.x = <call>` (`torch.zeros(...)`,
+    `self.init_kv_buffer()`, `alloc(...)`), `self.x = [... for ...]`, and any `self.x_buffer`;
+    `counts` (token and layer counts) excluded."""
     trees = {} if trees is None else trees
     names: set[str] = set()
     for klass in cls.mro():
         names |= _own_buffer_names(klass, trees)
-    return names
+    return names - counts
+
+
+_ALLOCATING = (ast.Call, ast.ListComp, ast.List, ast.GeneratorExp)
+
+
+def _class_node(tree: ast.Module, cls: ClassInfo) -> ast.ClassDef | None:
+    """The class's node in CPython's tree of its module, found by its qualified name."""
+    parts = cls.qualname.removeprefix(cls.module.name + ".").split(".") if cls.module.name else []
+    scope: list[ast.stmt] = tree.body
+    node = None
+    for part in parts or [cls.name]:
+        node = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == part), None)
+        if node is None:
+            return None
+        scope = node.body
+    return node
 
 
 def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
-    """Buffer-like attributes the class's own methods set, read from CPython's syntax tree
+    """Tensor-like attributes the class's own methods set, read from CPython's syntax tree
     (a libcst visit of every method of every pool costs seconds on a whole engine)."""
     key = ("buffers", id(cls))
     if key in trees:
         return trees[key]
-    tree = (
-        cpython_tree(cls.module, trees)
-        if cls.qualname.count(".") == cls.module.name.count(".") + 1
-        else None
-    )
-    node = (
-        next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.name), None)
-        if tree is not None
-        else None
-    )
+    tree = cpython_tree(cls.module, trees)
+    node = _class_node(tree, cls) if tree is not None else None
     names: set[str] = set()
-    if node is None:  # nested, or CPython cannot read it: the libcst visit
-        visitor = _SelfBuffers()
-        for method in cls.methods.values():
-            method.node.visit(visitor)
-        names = visitor.names
-    else:
-        for item in ast.walk(node):
-            targets = []
-            if isinstance(item, ast.Assign):
-                targets = item.targets
-            elif isinstance(item, (ast.AnnAssign, ast.AugAssign)):
-                targets = [item.target]
-            elif (
-                isinstance(item, ast.Call)
-                and isinstance(item.func, ast.Name)
-                and item.func.id == "setattr"
-                and len(item.args) >= 2
-                and isinstance(item.args[0], ast.Name)
-                and item.args[0].id == "self"
-                and isinstance(item.args[1], ast.Constant)
-                and isinstance(item.args[1].value, str)
-                and looks_like_buffer(item.args[1].value)
-            ):
-                names.add(item.args[1].value)
+    for item in ast.walk(node) if node is not None else ():
+        if isinstance(item, (ast.Assign, ast.AnnAssign)):
+            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+            allocating = isinstance(item.value, _ALLOCATING)
             for target in targets:
                 for part in ast.walk(target):
                     if (
                         isinstance(part, ast.Attribute)
                         and isinstance(part.value, ast.Name)
                         and part.value.id == "self"
-                        and looks_like_buffer(part.attr)
+                        and (allocating or looks_like_buffer(part.attr))
                     ):
                         names.add(part.attr)
+        elif (
+            isinstance(item, ast.Call)
+            and isinstance(item.func, ast.Name)
+            and item.func.id == "setattr"
+            and len(item.args) >= 3
+            and isinstance(item.args[0], ast.Name)
+            and item.args[0].id == "self"
+            and isinstance(item.args[1], ast.Constant)
+            and isinstance(item.args[1].value, str)
+            and (isinstance(item.args[2], _ALLOCATING) or looks_like_buffer(item.args[1].value))
+        ):
+            names.add(item.args[1].value)
     trees[key] = names
     return names
 
@@ -237,19 +202,20 @@ def catalog(
     concrete = [c for c in classes if not c.is_abstract()]
     devices = [c for c in concrete if is_device_pool(c, settings)]
     trees: dict = {}
+    counts = frozenset(settings.token_params) | frozenset(settings.layer_params)
     device_buffers: set[str] = set(settings.buffer_map)
     for device in devices:
-        device_buffers |= buffer_names(device, trees)
+        device_buffers |= buffer_names(device, trees, counts)
     hosts: list[ClassInfo] = []
     not_hosts: list[tuple[ClassInfo, str]] = []
     for cls in concrete:
         if not is_host_pool(cls, settings):
             continue
-        if buffer_names(cls, trees) & device_buffers:
+        if buffer_names(cls, trees, counts) & device_buffers:
             hosts.append(cls)
         else:
             not_hosts.append(
-                (cls, "takes a device pool but holds no buffer of a device pool's name")
+                (cls, "takes a device pool but allocates no buffer of a device pool's name")
             )
     pairs: list[Pair] = []
     unresolved: list[Unknown] = []
