@@ -193,6 +193,38 @@ def _site_evidence(site: ConstructionSite) -> tuple[str, dict]:
     return "; ".join(parts), detail
 
 
+def _pairs_at_sites(
+    host: ClassInfo,
+    written: list[ConstructionSite],
+    annotated: list[ClassInfo],
+    evidence: str | Unknown,
+    devices: list[ClassInfo],
+) -> tuple[list[Pair], list[Unknown], str | None]:
+    """Pairs of a host built at these sites; calls that cannot build it (unresolved); and, when
+    nothing says which devices it receives, why it is not taken for a host pool."""
+    pairs: list[Pair] = []
+    problems: list[Unknown] = []
+    for site in written:
+        if site.problems:  # the call would raise TypeError: nothing is built there
+            problems.extend(
+                Unknown(f"call site {site.where()}: {problem}", site.location)
+                for problem in site.problems
+            )
+            continue
+        if isinstance(evidence, Unknown) and not site.narrows():
+            continue  # neither the annotation nor the site says which devices come
+        candidates = annotated if not isinstance(evidence, Unknown) else devices
+        text, detail = _site_evidence(site)
+        if not isinstance(evidence, Unknown):
+            detail["annotation"] = evidence
+        pairs.extend(Pair(host, d, text, site, detail) for d in candidates if site.admits(d))
+    why_not = None
+    if not pairs and isinstance(evidence, Unknown):
+        why = evidence.reason.removeprefix(f"host pool {host.name}: ")
+        why_not = f"{why}, and no call site says which device pools it receives"
+    return pairs, problems, why_not
+
+
 def catalog(
     index: ProjectIndex, settings: Settings, parsed: list[ParsedModule] | None = None
 ) -> PoolCatalog:
@@ -255,25 +287,13 @@ def catalog(
                     )
             continue
         annotated, evidence = _annotation_pairs(index, host, devices, settings)
-        built_here = [s for s in sites if s.host is host]
-        if built_here:
-            paired = False
-            for site in built_here:
-                if isinstance(evidence, Unknown) and not site.narrows():
-                    continue  # neither the annotation nor the site says which devices come
-                candidates = annotated if not isinstance(evidence, Unknown) else devices
-                text, detail = _site_evidence(site)
-                if not isinstance(evidence, Unknown):
-                    detail["annotation"] = evidence
-                for device in candidates:
-                    if site.admits(device):
-                        pairs.append(Pair(host, device, text, site, detail))
-                        paired = True
-            if not paired and isinstance(evidence, Unknown):
-                why = evidence.reason.removeprefix(f"host pool {host.name}: ")
-                not_hosts.append(
-                    (host, f"{why}, and no call site says which device pools it receives")
-                )
+        written = [s for s in sites if s.host is host]
+        if written:  # built in the audited paths: the annotation is not used
+            found, problems, why_not = _pairs_at_sites(host, written, annotated, evidence, devices)
+            pairs.extend(found)
+            unresolved.extend(problems)
+            if why_not is not None:
+                not_hosts.append((host, why_not))
             continue
         if isinstance(evidence, Unknown):
             unresolved.append(evidence)

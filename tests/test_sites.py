@@ -280,3 +280,38 @@ def test_a_class_taking_a_device_pool_without_its_buffers_is_not_a_host(tmp_path
     assert "Broadcaster" not in {h.name for h in result.catalog.hosts}
     assert [c.name for c, _ in result.catalog.not_hosts] == ["Broadcaster"]
     assert not any("Broadcaster" in u.unknown.reason for u in result.unresolved)
+
+
+def test_a_call_with_too_many_arguments_is_unresolved_not_paired(tmp_path):
+    result = run(
+        tmp_path,
+        {
+            "pkg/broken.py": """
+                from pkg.pools import DevNarrow, Host
+
+                def make(kv: DevNarrow):
+                    return Host(kv, 1, 2, 3)
+            """,
+        },
+    )
+    # the only site cannot build it: no pair, and no fallback to the annotation either
+    assert not any(host == "Host" for host, _, _ in pairs(result, annotation=True))
+    reasons = [u.unknown.reason for u in result.unresolved if u.subject == "pairing"]
+    assert any("broken.py:4: more positional arguments than Host() takes" in r for r in reasons)
+
+
+def test_a_site_in_a_file_python_cannot_parse_is_an_e902_and_the_rest_is_audited(tmp_path):
+    result = run(
+        tmp_path,
+        {
+            "pkg/bad.py": "from pkg.pools import Host\ndef make(kv:\n    return Host(kv)\n",
+            "pkg/good.py": """
+                from pkg.pools import DevWide, Host
+
+                def make(kv: DevWide):
+                    return Host(kv, width=kv.width)
+            """,
+        },
+    )
+    assert [Path(e.path).name for e in result.errors] == ["bad.py"]
+    assert pairs(result) == {("Host", "DevWide", "good.py:4")}
