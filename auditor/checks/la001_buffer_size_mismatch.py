@@ -22,7 +22,10 @@ EXPLANATION = """\
 A buffer that a host (CPU) pool mirrors from a device (GPU) pool, paired by attribute name
 (or by the rule pack's `buffer-map`), whose bytes per token per layer differ at some config
 point the code can reach. Both sides are computed from the pools' own formulas and dtypes, with
-real torch dtype sizes, across the rule pack's config matrix.
+real torch dtype sizes, across the rule pack's config matrix. A host is compared with the device
+pools its construction sites can receive (isinstance guards, declared types), built with each
+site's own arguments; when one site disagrees where another site of the same classes agrees,
+the finding is at that call and names the argument that makes the difference.
 
 ## Why it matters
 Copies between the pools (HiCache load/backup, disaggregated transfer) move bytes, not values:
