@@ -8,6 +8,7 @@ from pathlib import Path
 from helpers import write_tree
 
 from auditor.engine import AuditResult, audit
+from auditor.evaluate import site_value
 from auditor.settings import load_settings
 
 # Dev holds 64 B/token/layer, DevWide 128, DevNarrow 32. Host holds 64 unless `width` is given;
@@ -315,3 +316,67 @@ def test_a_site_in_a_file_python_cannot_parse_is_an_e902_and_the_rest_is_audited
     )
     assert [Path(e.path).name for e in result.errors] == ["bad.py"]
     assert pairs(result) == {("Host", "DevWide", "good.py:4")}
+
+
+def test_an_argument_read_from_a_local_variable_is_unknown_not_a_guess(tmp_path):
+    result = run(
+        tmp_path,
+        {
+            "pkg/factory.py": """
+                from pkg.pools import DevWide, Host
+
+                WIDTH = 64  # a module constant of the same name must not stand in for the local
+
+                def make(kv: DevWide, wide):
+                    WIDTH = 128 if wide else 64
+                    return Host(kv, width=WIDTH)
+            """,
+        },
+    )
+    assert site_findings(result) == []
+    assert "Host.kv_buffer" in {u.subject for u in result.unresolved}  # `width or 64` undecided
+    [pair] = [p for p in result.catalog.pairs if p.site is not None]
+    value = site_value(pair.site, "width", None, None)
+    assert value.reason == "reads 'WIDTH', a variable of pkg.factory.make"
+
+
+def test_a_module_constant_argument_is_read(tmp_path):
+    result = run(
+        tmp_path,
+        {
+            "pkg/factory.py": """
+                from pkg.pools import DevWide, Host
+
+                WIDTH = 96
+
+                def make(kv: DevWide):
+                    return Host(kv, width=WIDTH)
+            """,
+        },
+    )
+    [finding] = site_findings(result)
+    assert (finding.host.bytes_per_token, finding.device.bytes_per_token) == (96, 128)
+    assert Path(finding.location.path).name == "pools.py"  # no other site: the host's formula
+
+
+def test_an_argument_written_differently_is_named_when_nothing_is_left_out(tmp_path):
+    result = run(
+        tmp_path,
+        {
+            "pkg/first.py": """
+                from pkg.pools import DevWide, Host
+
+                def make(kv: DevWide):
+                    return Host(kv, width=kv.width)
+            """,
+            "pkg/second.py": """
+                from pkg.pools import DevWide, Host
+
+                def make(kv: DevWide):
+                    return Host(kv, width=kv.width // 2)
+            """,
+        },
+    )
+    [finding] = site_findings(result)
+    assert Path(finding.location.path).name == "second.py"
+    assert "width=kv.width // 2 here, width=kv.width at " in finding.message
