@@ -307,6 +307,8 @@ def catalog(
                     detail={"kind": "annotation", "annotation": evidence},
                 )
             )
+    dropped = {id(cls) for cls, _ in not_hosts}
+    hosts = [h for h in hosts if id(h) not in dropped]
     return PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts)
 
 

@@ -162,6 +162,8 @@ class SiteFinder:
         self.device_params = device_params
         self.names = frozenset(names) | {h.name for h in hosts}  # host classes and their tables
         self.trees: dict[str, ast.Module | None] = {}
+        self.cls_host: ClassInfo | None = None  # the host whose classmethod is being walked
+        self.callees: frozenset[str] = frozenset()
 
     def find(self, modules: list[ModuleInfo]) -> list[ConstructionSite]:
         sites: list[ConstructionSite] = []
@@ -179,7 +181,14 @@ class SiteFinder:
             tree = cpython_tree(module, self.trees)
             naming = functions_naming(tree, module.name, needles) if tree is not None else None
             for qualname, function, owner in _functions(module):
-                if naming is None or qualname in naming:
+                # `cls(...)` in a classmethod of a host class builds that class
+                self.cls_host = (
+                    owner
+                    if owner in self.hosts
+                    and any(dotted(d.decorator) == "classmethod" for d in function.decorators)
+                    else None
+                )
+                if naming is None or qualname in naming or self.cls_host is not None:
                     sites.extend(self._in_function(module, qualname, function, owner, needles))
         return sites
 
@@ -188,7 +197,7 @@ class SiteFinder:
     ) -> list[ConstructionSite]:
         imports = LocalNames(module, needles)
         function.body.visit(imports)
-        if not imports.mentions:  # names no host class, nor a table of them: nothing to find
+        if not imports.mentions and self.cls_host is None:  # names no host class nor table
             return []
         local_aliases = {
             bound
@@ -222,6 +231,8 @@ class SiteFinder:
         """Host classes a call's callee can be, each with the facts that choose it."""
         if depth > 3:
             return []
+        if isinstance(func, cst.Name) and func.value == "cls" and self.cls_host is not None:
+            return [(self.cls_host, (), "cls() in a classmethod")]
         name = dotted(func)
         # resolving every callee would index every module the function imports from
         found = scope.resolve(func) if name and name.rsplit(".", 1)[-1] in self.callees else None

@@ -380,3 +380,30 @@ def test_an_argument_written_differently_is_named_when_nothing_is_left_out(tmp_p
     [finding] = site_findings(result)
     assert Path(finding.location.path).name == "second.py"
     assert "width=kv.width // 2 here, width=kv.width at " in finding.message
+
+
+def test_cls_in_a_classmethod_of_the_host_is_a_site(tmp_path):
+    result = run(
+        tmp_path,
+        {
+            "pkg/alt.py": """
+                import torch
+
+                from pkg.pools import Dev, DevNarrow
+
+                class AltHost:
+                    def __init__(self, device_pool: Dev, width: int = 64):
+                        self.size = device_pool.size
+                        self.layer_num = device_pool.layer_num
+                        self.kv_buffer = torch.zeros((self.layer_num, self.size, width))
+
+                    @classmethod
+                    def for_narrow(cls, kv: DevNarrow):
+                        return cls(kv, width=32)
+            """,
+        },
+    )
+    assert ("AltHost", "DevNarrow", "alt.py:13") in pairs(result)
+    assert not any(
+        host == "AltHost" for host, _, w in pairs(result, annotation=True) if w == "annotation"
+    )
