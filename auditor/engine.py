@@ -243,8 +243,21 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
             _collect_unresolved(evaluation, unresolved)
         paired_devices.add(id(pair.device))
     for code in selected:
-        if code in PAIR_CHECKS:
-            result.findings.extend(PAIR_CHECKS[code].check_pairs(evaluated, settings))
+        if code not in PAIR_CHECKS:
+            continue
+        check = PAIR_CHECKS[code]
+        if hasattr(check, "check_pairs"):  # judges the pairs together (LA001: across sites)
+            result.findings.extend(check.check_pairs(evaluated, settings))
+            continue
+        seen: set[tuple] = set()  # sites sharing one evaluation would repeat its findings
+        for pair, evaluation in evaluated:
+            for finding in check.check(evaluation, settings):
+                if (finding.location, finding.message) in seen:
+                    continue
+                seen.add((finding.location, finding.message))
+                result.findings.append(
+                    dataclasses.replace(finding, pairing=pair.evidence, pairing_detail=pair.detail)
+                )
     for device in pools.devices:
         if id(device) not in paired_devices:
             evaluation = evaluator.evaluate(device)
