@@ -8,7 +8,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditor.checks import PAIR_CHECKS, la100_unused_suppression
+from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
+from auditor.declared import DeclaredHostEvaluator
 from auditor.discover import discover
 from auditor.evaluate import Evaluation, PoolEvaluator
 from auditor.findings import Finding
@@ -237,6 +238,14 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
     evaluated = evaluate_pairs(pools, evaluator)
+    declared_evaluator = DeclaredHostEvaluator(index, settings, limits)
+    declared_pairs, declared_unknowns = declared_evaluator.declared_pairs(pools.devices)
+    for unknown in declared_unknowns:
+        unresolved[("declared", unknown.reason)] = Unresolved("declared host layout", unknown)
+    pools.add_declared(declared_pairs)  # after evaluate_pairs: these have their own evaluator
+    evaluated += [
+        (pair, declared_evaluator.evaluate(pair.device, pair.host)) for pair in declared_pairs
+    ]
     for pair, evaluation in evaluated:
         if not any(evaluation is e for e in result.evaluations):
             result.evaluations.append(evaluation)
@@ -258,6 +267,9 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
                 result.findings.append(
                     dataclasses.replace(finding, pairing=pair.evidence, pairing_detail=pair.detail)
                 )
+    for code in selected:
+        if code in DEVICE_CHECKS:
+            result.findings.extend(DEVICE_CHECKS[code].check_device(result.evaluations, settings))
     for device in pools.devices:
         if id(device) not in paired_devices:
             evaluation = evaluator.evaluate(device)

@@ -9,14 +9,16 @@ import libcst as cst
 
 from auditor.index import ClassInfo, ProjectIndex
 from auditor.interpret.control import BudgetExceeded, Infeasible
+from auditor.interpret.facades import expose_buffer_properties
 from auditor.interpret.machine import ConfigPoint, Interpreter
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.matrix import dimensions, explore, parameter_names
-from auditor.measure import BufferFigure, measure
+from auditor.measure import BufferFigure, looks_like_buffer, measure
 from auditor.settings import Settings
 from auditor.sites import ConstructionSite
+from auditor.size_claims import claimed_size
 
 DEVICE_NAME = "__layout_audit_device_pool__"  # the device pool, inside a site's argument
 
@@ -30,6 +32,7 @@ class PointResult:
     host: dict[str, BufferFigure] = field(default_factory=dict)
     infeasible: Infeasible | None = None
     failure: Unknown | None = None
+    host_claim: BufferFigure | None = None  # the host's own size per token (size_claims.py)
 
 
 @dataclass
@@ -66,7 +69,22 @@ class PoolEvaluator:
         return kwargs
 
     def _build(self, cls: ClassInfo, interpreter: Interpreter, values, device=None) -> Instance:
-        return interpreter.instantiate(cls, [], self._arguments(cls, values, device), cls.location)
+        instance = interpreter.instantiate(
+            cls, [], self._arguments(cls, values, device), cls.location
+        )
+        if isinstance(instance, Instance):
+            expose_buffer_properties(interpreter, instance, looks_like_buffer)
+        return instance
+
+    def build_host(
+        self, host_cls: ClassInfo, interpreter: Interpreter, values: dict, device: Instance
+    ) -> Any:
+        """The host side of one build (declared.py reads it off the device pool instead)."""
+        return self._build(host_cls, interpreter, values, device)
+
+    def measure_host(self, builds: list, host_cls: ClassInfo) -> dict[str, BufferFigure]:
+        settings = self.settings
+        return measure(builds, host_cls, settings.token_params, settings.layer_params)
 
     def _site_arguments(
         self, site: ConstructionSite, interpreter: Interpreter, values: dict, device: Instance
@@ -127,9 +145,11 @@ class PoolEvaluator:
                 if site is not None:
                     arguments = self._site_arguments(site, interpreter, full, device)
                     host = interpreter.instantiate(site.host, [], arguments, site.location)
+                    if isinstance(host, Instance):
+                        expose_buffer_properties(interpreter, host, looks_like_buffer)
                     host_builds.append((host, tokens, layers))
                 elif host_cls is not None:
-                    host = self._build(host_cls, interpreter, full, device)
+                    host = self.build_host(host_cls, interpreter, full, device)
                     host_builds.append((host, tokens, layers))
             except Infeasible as signal:
                 result.infeasible = signal
@@ -144,9 +164,8 @@ class PoolEvaluator:
             device_builds, device_cls, settings.token_params, settings.layer_params
         )
         if host_cls is not None:
-            result.host = measure(
-                host_builds, host_cls, settings.token_params, settings.layer_params
-            )
+            result.host = self.measure_host(host_builds, host_cls)
+            result.host_claim = claimed_size(host_builds, host_cls, settings.layer_params)
         return result, reads
 
     def evaluate(

@@ -43,6 +43,11 @@ class PoolCatalog:
     sites: list[ConstructionSite] = field(default_factory=list)
     not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
 
+    def add_declared(self, pairs: list[Pair]) -> None:
+        """Pairs a device pool declares in data (declared.py): counted like the others."""
+        self.pairs.extend(pairs)
+        self.hosts.extend(p.host for p in pairs if p.host not in self.hosts)
+
 
 def is_host_pool(cls: ClassInfo, settings: Settings) -> bool:
     return any(name in settings.device_pool_params for name in parameter_names(cls))
