@@ -256,16 +256,18 @@ class DeclaredHostEvaluator(PoolEvaluator):
     def measure_host(self, builds, host_cls):
         return declared_figures(builds, host_cls)
 
-    def run_point(self, device_cls, host_cls, values):
-        result, reads = super().run_point(device_cls, host_cls, values)
+    def run_point(self, device_cls, host_cls, values, site=None):
+        result, reads = super().run_point(device_cls, host_cls, values, site)
         for name, declared in list(result.host.items()):
             device = result.device.get(name)
             if declared.resolved and device is not None and device.resolved:
                 result.host[name] = _slot_check(declared, device)
         return result, reads
 
-    def evaluate(self, device_cls: ClassInfo, host_cls: ClassInfo | None = None) -> Evaluation:
-        return DeclaredEvaluation(**vars(super().evaluate(device_cls, host_cls)))
+    def evaluate(
+        self, device_cls: ClassInfo, host_cls: ClassInfo | None = None, site=None
+    ) -> Evaluation:
+        return DeclaredEvaluation(**vars(super().evaluate(device_cls, host_cls, site)))
 
     def declared_pairs(self, devices: list[ClassInfo]) -> tuple[list[Pair], list[Unknown]]:
         """(device, host class) pairs found by reading each device pool's declarations at the

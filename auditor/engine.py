@@ -16,7 +16,7 @@ from auditor.findings import Finding
 from auditor.index import ProjectIndex
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
-from auditor.pairing import PoolCatalog, catalog
+from auditor.pairing import PoolCatalog, catalog, evaluate_pairs
 from auditor.parse import (
     MAX_FILE_BYTES,
     ClassOutline,
@@ -229,7 +229,7 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
     result.files_found = len(sources)
     late_errors: list[FileError] = []
     index = ProjectIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
-    pools = catalog(index, settings)
+    pools = catalog(index, settings, parsed)
     result.catalog = pools
     evaluator = PoolEvaluator(index, settings, limits)
     unresolved: dict[tuple, Unresolved] = {}
@@ -237,22 +237,36 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
+    evaluated = evaluate_pairs(pools, evaluator)
     declared_evaluator = DeclaredHostEvaluator(index, settings, limits)
     declared_pairs, declared_unknowns = declared_evaluator.declared_pairs(pools.devices)
     for unknown in declared_unknowns:
         unresolved[("declared", unknown.reason)] = Unresolved("declared host layout", unknown)
-    pair_evaluators = [(pair, evaluator) for pair in pools.pairs]
-    pair_evaluators += [(pair, declared_evaluator) for pair in declared_pairs]
-    pools.add_declared(declared_pairs)
-    for pair, pair_evaluator in pair_evaluators:
-        evaluation = pair_evaluator.evaluate(pair.device, pair.host)
-        result.evaluations.append(evaluation)
+    pools.add_declared(declared_pairs)  # after evaluate_pairs: these have their own evaluator
+    evaluated += [
+        (pair, declared_evaluator.evaluate(pair.device, pair.host)) for pair in declared_pairs
+    ]
+    for pair, evaluation in evaluated:
+        if not any(evaluation is e for e in result.evaluations):
+            result.evaluations.append(evaluation)
+            _collect_unresolved(evaluation, unresolved)
         paired_devices.add(id(pair.device))
-        _collect_unresolved(evaluation, unresolved)
-        for code in selected:
-            if code in PAIR_CHECKS:
-                for finding in PAIR_CHECKS[code].check(evaluation, settings):
-                    result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
+    for code in selected:
+        if code not in PAIR_CHECKS:
+            continue
+        check = PAIR_CHECKS[code]
+        if hasattr(check, "check_pairs"):  # judges the pairs together (LA001: across sites)
+            result.findings.extend(check.check_pairs(evaluated, settings))
+            continue
+        seen: set[tuple] = set()  # sites sharing one evaluation would repeat its findings
+        for pair, evaluation in evaluated:
+            for finding in check.check(evaluation, settings):
+                if (finding.location, finding.message) in seen:
+                    continue
+                seen.add((finding.location, finding.message))
+                result.findings.append(
+                    dataclasses.replace(finding, pairing=pair.evidence, pairing_detail=pair.detail)
+                )
     for code in selected:
         if code in DEVICE_CHECKS:
             result.findings.extend(DEVICE_CHECKS[code].check_device(result.evaluations, settings))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,10 +34,15 @@ from auditor.settings import Settings, find_config, load_settings
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 PACKAGE = "sglang"  # every fixture tree is an SGLang-like package of this name
-NAMES = sorted(
-    path.name
-    for path in FIXTURES.iterdir()
-    if path.is_dir() and (path.name.endswith("_buggy") or path.name.endswith("_fixed"))
+# single fixtures (no buggy/fixed twin) in which every real size agrees
+AGREEING = ["dispatch_subclass"]
+NAMES = (
+    sorted(
+        path.name
+        for path in FIXTURES.iterdir()
+        if path.is_dir() and (path.name.endswith("_buggy") or path.name.endswith("_fixed"))
+    )
+    + AGREEING
 )
 
 
@@ -170,6 +176,27 @@ def allow_meta_allocations(host_cls: type, monkeypatch: pytest.MonkeyPatch) -> N
         monkeypatch.setitem(table, "meta", table.get("cpu") or next(iter(table.values())))
 
 
+def site_kwargs(evaluation: Evaluation, point: PointResult, device: Any) -> dict[str, Any]:
+    """The host's arguments as its call site writes them, evaluated for real: the device pool
+    for the device expression; runtime values the site reads (server arguments) are not in the
+    fixture, and take the config point's value for that parameter, as the auditor does."""
+    site = evaluation.site
+    namespace = dict(vars(importlib.import_module(site.module.name)))
+    kwargs: dict[str, Any] = {}
+    for name, node in site.arguments.items():
+        if name == site.device_parameter:
+            kwargs[name] = device
+            continue
+        text = site.module.parsed.code(node)
+        if site.device_text is not None:
+            text = re.sub(rf"(?<![\w.]){re.escape(site.device_text)}(?!\w)", "__device__", text)
+        try:
+            kwargs[name] = eval(text, namespace, {"__device__": device})  # fixture code only
+        except NameError:
+            kwargs[name] = point.values[name]
+    return kwargs
+
+
 def build_point(
     evaluation: Evaluation, point: PointResult, settings: Settings
 ) -> tuple[list[tuple[Any, int, int]], list[tuple[Any, int, int]]]:
@@ -186,6 +213,13 @@ def build_point(
         device_builds.append((device, tokens, layers))
         if host_cls is not None and declared_host(evaluation):
             host_builds.append((build_declared_host(device, host_cls), tokens, layers))
+        elif host_cls is not None and evaluation.site is not None:
+            kwargs = site_kwargs(evaluation, point, device)
+            parameters = inspect.signature(host_cls.__init__).parameters
+            kwargs.update(
+                {n: v for n, v in (("device", "meta"), ("pin_memory", False)) if n in parameters}
+            )
+            host_builds.append((host_cls(**kwargs), tokens, layers))
         elif host_cls is not None:
             kwargs = constructor_kwargs(host_cls, point.values, settings)
             parameters = inspect.signature(host_cls.__init__).parameters
@@ -320,7 +354,7 @@ def test_static_figures_equal_real_measurements(name: str, monkeypatch) -> None:
     if name.removesuffix("_buggy") in NOT_BUFFER_BUGS:
         # their bug is not a buffer size (tests/test_checks_la002_la003.py has their oracle)
         assert mismatches == [] and buffer_findings == []
-    elif name.endswith("_fixed"):
+    elif not name.endswith("_buggy"):
         # ground truth, independent of the auditor: the fix really makes the sizes agree
         assert mismatches == []
         assert result.findings == []
@@ -368,3 +402,28 @@ def test_fixture_import_is_undone() -> None:
     """The oracle imports fixture code; nothing of it may stay behind for other tests."""
     assert not any(n == PACKAGE or n.startswith(PACKAGE + ".") for n in sys.modules)
     assert not any(str(FIXTURES) in entry for entry in sys.path)
+
+
+def test_a_call_site_forgetting_an_override_really_disagrees(monkeypatch) -> None:
+    """Built for real with each site's own arguments: only the decode-offload call (no
+    override_kv_cache_dim) gives NSA fp8 a 576-byte host row against the device's 656."""
+    settings, result, comparisons = oracle("forgotten_override_buggy", monkeypatch)
+    mismatches = real_mismatches(comparisons, settings)
+    sites = {id(c.point): c.evaluation.site for c in comparisons}
+    assert mismatches
+    for m in mismatches:
+        assert (m.host, m.device, m.host_bytes, m.device_bytes) == (
+            "MLATokenToKVPoolHost",
+            "NSATokenToKVPool",
+            576,
+            656,
+        )
+    wrong_sites = {
+        sites[id(c.point)].module.path
+        for c in comparisons
+        if c.side == "host"
+        and c.real.per_token_per_layer == 576
+        and c.evaluation.device.name == "NSATokenToKVPool"
+        and c.point.values["dtype"] == torch.float8_e4m3fn
+    }
+    assert [Path(p).name for p in wrong_sites] == ["decode_offload.py"]
