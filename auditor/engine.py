@@ -8,11 +8,23 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from auditor.cache import (
+    Cache,
+    InvalidEntry,
+    NotCacheable,
+    content_hash,
+    dump,
+    key_of,
+    load,
+    settings_fingerprint,
+    tool_identity,
+    torch_version,
+)
 from auditor.checks import PAIR_CHECKS, la100_unused_suppression
-from auditor.discover import discover
+from auditor.discover import SourceFile, discover
 from auditor.evaluate import Evaluation, PoolEvaluator
 from auditor.findings import Finding
-from auditor.index import ProjectIndex
+from auditor.index import ClassInfo, ProjectIndex
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.pairing import PoolCatalog, catalog
@@ -22,10 +34,13 @@ from auditor.parse import (
     FileError,
     LateParseError,
     ParsedModule,
-    parse_file,
+    check_facts,
+    module_from_facts,
+    read_source,
 )
 from auditor.settings import Settings
 from auditor.suppressions import SuppressionIndex, scan
+from auditor.workers import check_all
 
 
 @dataclass(frozen=True)
@@ -190,10 +205,20 @@ def _apply_suppressions(
         result.findings.extend(la100_unused_suppression.findings(suppressions.unused(), selected))
 
 
-def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS) -> AuditResult:
-    """Audit the Python files under `paths`. Never imports or runs any of them."""
+def audit(
+    paths: list[Path],
+    settings: Settings,
+    limits: Limits = DEFAULT_LIMITS,
+    cache: Cache | None = None,
+    jobs: int = 1,
+) -> AuditResult:
+    """Audit the Python files under `paths`. Never imports or runs any of them.
+
+    `cache` (disabled by default) holds what earlier runs computed, keyed by the bytes it was
+    computed from; `jobs` worker processes run the per-file CPython check.
+    """
     started = time.perf_counter()
-    result = AuditResult()
+    cache = cache if cache is not None else Cache(None)
     sources, problems = discover(
         paths,
         exclude=tuple(settings.exclude) if settings.exclude is not None else None,
@@ -201,43 +226,45 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         respect_gitignore=settings.respect_gitignore,
         include=tuple(settings.include),
     )
+    files = [_read(source) for source in sources]
+    digests = [
+        content_hash(data) if not isinstance(data, FileError) else None for _, _, data in files
+    ]
+    base_key = (tool_identity(), settings_fingerprint(settings), repr(limits), torch_version())
+    # the whole result, keyed by every file's name and bytes
+    listing = [
+        [shown, str(source.path), str(source.root), source.module, digest or data.message]
+        for (source, shown, data), digest in zip(files, digests)
+    ]
+    run_key = key_of("result", base_key, listing, [[str(p), why] for p, why in problems])
+    stored = _load_result(cache.get("results", run_key))
+    if stored is not None:
+        stored.seconds = time.perf_counter() - started
+        return stored
+    result = AuditResult()
     for path, why in problems:
         result.errors.append(FileError(display_path(path), 1, 1, why))
-    parsed: list[ParsedModule] = []
-    for source in sources:
-        shown = display_path(source.path)
-        try:
-            size = source.path.stat().st_size
-        except OSError:
-            size = 0  # parse_file reports why it cannot be read
-        try:
-            if size > MAX_FILE_BYTES:  # checked before reading, so a huge file is never loaded
-                outcome = FileError(
-                    shown, 1, 1, f"file is {size} bytes, over the {MAX_FILE_BYTES} byte limit"
-                )
-            else:
-                outcome = parse_file(source, shown)
-        except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
-            outcome = FileError(shown, 1, 1, f"cannot parse file: {type(error).__name__}: {error}")
-        if isinstance(outcome, FileError):
-            # one line per error, whatever the exception text held (`path:line:col: E902 ...`)
-            message = " ".join(outcome.message.split())
-            result.errors.append(dataclasses.replace(outcome, message=message))
-        else:
-            parsed.append(outcome)
+    parsed = _check_files(files, digests, cache, jobs, result)
     result.files_found = len(sources)
     late_errors: list[FileError] = []
     index = ProjectIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
     pools = catalog(index, settings)
     result.catalog = pools
-    evaluator = PoolEvaluator(index, settings, limits)
+    evaluations = _CachedEvaluations(
+        PoolEvaluator(index, settings, limits),
+        cache,
+        key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources]),
+        parsed,
+        {module.display_path: digest for module, digest in _digests(parsed, files, digests)},
+        late_errors,
+    )
     unresolved: dict[tuple, Unresolved] = {}
     for unknown in pools.unresolved:
         unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
     for pair in pools.pairs:
-        evaluation = evaluator.evaluate(pair.device, pair.host)
+        evaluation = evaluations.evaluate(pair.device, pair.host)
         result.evaluations.append(evaluation)
         paired_devices.add(id(pair.device))
         _collect_unresolved(evaluation, unresolved)
@@ -247,14 +274,20 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
                     result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
     for device in pools.devices:
         if id(device) not in paired_devices:
-            evaluation = evaluator.evaluate(device)
+            evaluation = evaluations.evaluate(device)
             result.evaluations.append(evaluation)
             _collect_unresolved(evaluation, unresolved)
     _apply_suppressions(result, parsed, set(selected))
+    reported = set()
     for error in late_errors:  # files libcst rejected when first needed (CPython accepted them)
-        result.errors.append(dataclasses.replace(error, message=" ".join(error.message.split())))
-    result.files_read = len(parsed) - len(late_errors)
-    result.files_indexed = sum(1 for module in parsed if module.is_parsed) - len(late_errors)
+        if error.path not in reported:  # also those an evaluation read from the cache needed
+            reported.add(error.path)
+            result.errors.append(
+                dataclasses.replace(error, message=" ".join(error.message.split()))
+            )
+    rejected = {module.display_path for module in parsed if module.rejected}
+    result.files_read = len(parsed) - len(rejected | reported)
+    result.files_indexed = sum(1 for module in parsed if module.is_parsed) - len(rejected)
     result.findings.sort(key=Finding.sort_key)
     result.errors.sort(key=lambda e: (e.path, e.line, e.column))
     result.unresolved = sorted(
@@ -267,4 +300,180 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         ),
     )
     result.seconds = time.perf_counter() - started
+    if cache.enabled:
+        try:
+            cache.put("results", run_key, dump(result))
+        except NotCacheable:
+            pass
     return result
+
+
+def _read(source: SourceFile) -> tuple[SourceFile, str, bytes | FileError]:
+    """A file's bytes (the key of everything cached about it), or why it cannot be read."""
+    shown = display_path(source.path)
+    try:
+        size = source.path.stat().st_size
+    except OSError:
+        size = 0  # read_source reports why it cannot be read
+    if size > MAX_FILE_BYTES:  # checked before reading, so a huge file is never loaded
+        message = f"file is {size} bytes, over the {MAX_FILE_BYTES} byte limit"
+        return source, shown, FileError(shown, 1, 1, message)
+    try:
+        return source, shown, read_source(source, shown)
+    except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
+        message = f"cannot read file: {type(error).__name__}: {error}"
+        return source, shown, FileError(shown, 1, 1, message)
+
+
+def _load_result(stored: object) -> AuditResult | None:
+    if stored is None:
+        return None
+    try:
+        loaded = load(stored)
+    except InvalidEntry:
+        return None
+    return loaded if isinstance(loaded, AuditResult) else None
+
+
+def _check_files(
+    files: list[tuple[SourceFile, str, bytes | FileError]],
+    digests: list[str | None],
+    cache: Cache,
+    jobs: int,
+    result: AuditResult,
+) -> list[ParsedModule]:
+    """CPython's check of every readable file (from the cache, or in worker processes), and
+    the ParsedModule of each file it accepts; errors go to `result.errors`."""
+    previous = cache.load_facts()
+    facts: list[dict | None] = []
+    for digest in digests:
+        known = previous.get(digest) if digest is not None else None
+        if known is not None:
+            try:
+                known = check_facts(known)
+            except ValueError:
+                known = None
+        facts.append(known)
+    missing = [i for i, f in enumerate(facts) if f is None and digests[i] is not None]
+    for i, computed in zip(missing, check_all([files[i][2] for i in missing], jobs)):
+        facts[i] = computed
+    used: dict[str, dict] = {}
+    parsed: list[ParsedModule] = []
+    for (source, shown, data), digest, known in zip(files, digests, facts):
+        if isinstance(data, FileError):
+            outcome: ParsedModule | FileError = data
+        else:
+            if not known.get("uncached"):
+                used[digest] = known
+            try:
+                outcome = module_from_facts(source, shown, data, known)
+            except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
+                message = f"cannot parse file: {type(error).__name__}: {error}"
+                outcome = FileError(shown, 1, 1, message)
+        if isinstance(outcome, FileError):
+            # one line per error, whatever the exception text held (`path:line:col: E902 ...`)
+            message = " ".join(outcome.message.split())
+            result.errors.append(dataclasses.replace(outcome, message=message))
+        else:
+            parsed.append(outcome)
+    if cache.enabled:
+        cache.save_facts(used, previous)
+    return parsed
+
+
+def _digests(parsed: list[ParsedModule], files, digests) -> list[tuple[ParsedModule, str]]:
+    by_path = {id(source): digest for (source, _, _), digest in zip(files, digests)}
+    return [(module, by_path[id(module.source)]) for module in parsed]
+
+
+class _CachedEvaluations:
+    """Pool evaluations, read from the cache when no module the evaluation read has changed.
+
+    An entry records the hash of every module libcst had parsed when the evaluation ended (the
+    modules it could have read, and those it found unparsable), and is used only while each
+    still has that hash; the key holds the names of all files, so adding or removing a module
+    (which changes what imports resolve to) evaluates again. A change to a file no evaluation
+    read re-evaluates nothing.
+    """
+
+    def __init__(
+        self,
+        evaluator: PoolEvaluator,
+        cache: Cache,
+        base_key: str,
+        parsed: list[ParsedModule],
+        digests: dict[str, str],
+        late_errors: list[FileError],
+    ) -> None:
+        self.evaluator = evaluator
+        self.cache = cache
+        self.base_key = base_key
+        self.parsed = parsed
+        self.digests = digests
+        self.late_errors = late_errors
+
+    def evaluate(self, device: ClassInfo, host: ClassInfo | None = None) -> Evaluation:
+        if not self.cache.enabled:
+            return self.evaluator.evaluate(device, host)
+        roles = {"device": device, "host": host}
+        key = key_of(
+            self.base_key,
+            [
+                [cls.module.path, cls.qualname] if cls is not None else None
+                for cls in roles.values()
+            ],
+        )
+        stored = self._load(self.cache.get("evaluations", key), roles)
+        if stored is not None:
+            return stored
+        errors_before = len(self.late_errors)
+        evaluation = self.evaluator.evaluate(device, host)
+        read = {
+            module.display_path: self.digests[module.display_path]
+            for module in self.parsed
+            if module.is_parsed
+        }
+        errors = [[e.path, e.line, e.column, e.message] for e in self.late_errors[errors_before:]]
+
+        def role_of(cls: object) -> str:
+            for role, known in roles.items():
+                if cls is known:
+                    return role
+            raise NotCacheable("an evaluation holds a class other than its own pools")
+
+        try:
+            body = dump(evaluation, role_of)
+        except NotCacheable:
+            return evaluation
+        self.cache.put("evaluations", key, {"read": read, "errors": errors, "evaluation": body})
+        return evaluation
+
+    def _load(self, stored: object, roles: dict[str, ClassInfo | None]) -> Evaluation | None:
+        if not isinstance(stored, dict) or set(stored) != {"read", "errors", "evaluation"}:
+            return None
+        read, errors = stored["read"], stored["errors"]
+        if not isinstance(read, dict) or not isinstance(errors, list):
+            return None
+        if any(self.digests.get(path) != digest for path, digest in read.items()):
+            return None  # a module it read has changed (or is gone)
+        late = []
+        for error in errors:
+            if (
+                not isinstance(error, list)
+                or len(error) != 4
+                or not isinstance(error[0], str)
+                or not all(type(v) is int for v in error[1:3])
+                or not isinstance(error[3], str)
+            ):
+                return None
+            late.append(FileError(*error))
+        try:
+            evaluation = load(stored["evaluation"], roles.get)
+        except InvalidEntry:
+            return None
+        if not isinstance(evaluation, Evaluation) or (
+            evaluation.device is not roles["device"] or evaluation.host is not roles["host"]
+        ):
+            return None
+        self.late_errors.extend(late)
+        return evaluation
