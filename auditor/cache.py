@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import hmac
 import importlib
 import json
 import os
@@ -75,6 +76,42 @@ def torch_version() -> str:
         return "none"
 
 
+def _seal(body: bytes) -> bytes:
+    """An HMAC of an entry with this user's secret: entries planted by anyone else (a cache
+    folder committed to a pull request) fail it and are ignored."""
+    return hmac.new(_secret(), body, hashlib.sha256).hexdigest().encode()
+
+
+@functools.cache
+def _secret() -> bytes:
+    """32 random bytes kept outside any project (`$XDG_CACHE_HOME/layout-audit/secret`, else
+    `~/.cache/...`), made on first use; if it can be neither read nor made, a secret for this
+    run only (the cache then only ever finds what this run wrote)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = Path(base) / "layout-audit" / "secret"
+    try:
+        data = path.read_bytes()
+        if len(data) >= 32:
+            return data
+    except OSError:
+        pass
+    fresh = os.urandom(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(handle, "wb") as out:
+            out.write(fresh)
+        return fresh
+    except FileExistsError:  # another run made it first
+        try:
+            data = path.read_bytes()
+            return data if len(data) >= 32 else fresh
+        except OSError:
+            return fresh
+    except OSError:
+        return fresh
+
+
 def cache_root(config_file: str | None) -> Path:
     """The project root: the config file's folder, else the current directory."""
     base = Path(config_file).resolve().parent if config_file else Path.cwd()
@@ -129,11 +166,11 @@ class Cache:
         try:
             self._prepare()
             path.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(entry, separators=(",", ":"), allow_nan=False)
+            body = json.dumps(entry, separators=(",", ":"), allow_nan=False).encode()
             handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
             try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    out.write(text)
+                with os.fdopen(handle, "wb") as out:
+                    out.write(_seal(body) + b"\n" + body)
                 os.replace(temporary, path)
             except BaseException:
                 with _quiet():
@@ -191,8 +228,11 @@ def _read_entry(path: Path, key: str) -> Any | None:
     try:
         if not path.is_file():
             return None
-        text = path.read_text(encoding="utf-8")
-        entry = json.loads(text)
+        data = path.read_bytes()
+        seal, _, body = data.partition(b"\n")
+        if not hmac.compare_digest(seal, _seal(body)):
+            return None  # not written by this user on this machine (or damaged)
+        entry = json.loads(body)
     except (OSError, ValueError, RecursionError):  # unreadable, truncated, not JSON, not UTF-8
         return None
     if (

@@ -35,6 +35,7 @@ from auditor.parse import (
     LateParseError,
     ParsedModule,
     check_facts,
+    may_suppress,
     module_from_facts,
     read_source,
 )
@@ -231,31 +232,45 @@ def audit(
         content_hash(data) if not isinstance(data, FileError) else None for _, _, data in files
     ]
     base_key = (tool_identity(), settings_fingerprint(settings), repr(limits), torch_version())
-    # the whole result, keyed by every file's name and bytes
+    facts = _file_facts(files, digests, cache, jobs)
+    # The whole result depends on every file's name and CPython facts (errors, the outline the
+    # pre-filter reads) and on the bytes of the modules libcst parsed; the latter are checked
+    # against the entry's record, so an edit to any other file reuses the result.
     listing = [
-        [shown, str(source.path), str(source.root), source.module, digest or data.message]
-        for (source, shown, data), digest in zip(files, digests)
+        [
+            shown,
+            str(source.path),
+            str(source.root),
+            source.module,
+            data.message if isinstance(data, FileError) else known,
+            not isinstance(data, FileError) and may_suppress(data),
+        ]
+        for (source, shown, data), known in zip(files, facts)
     ]
     run_key = key_of("result", base_key, listing, [[str(p), why] for p, why in problems])
-    stored = _load_result(cache.get("results", run_key))
+    digest_of = {
+        shown: digest for (_, shown, _), digest in zip(files, digests) if digest is not None
+    }
+    stored = _load_result(cache.get("results", run_key), digest_of)
     if stored is not None:
         stored.seconds = time.perf_counter() - started
         return stored
     result = AuditResult()
     for path, why in problems:
         result.errors.append(FileError(display_path(path), 1, 1, why))
-    parsed = _check_files(files, digests, cache, jobs, result)
+    parsed = _modules(files, facts, result)
     result.files_found = len(sources)
     late_errors: list[FileError] = []
-    index = ProjectIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
+    index = _RecordingIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
     pools = catalog(index, settings)
     result.catalog = pools
     evaluations = _CachedEvaluations(
+        index,
         PoolEvaluator(index, settings, limits),
         cache,
         key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources]),
         parsed,
-        {module.display_path: digest for module, digest in _digests(parsed, files, digests)},
+        digest_of,
         late_errors,
     )
     unresolved: dict[tuple, Unresolved] = {}
@@ -302,7 +317,8 @@ def audit(
     result.seconds = time.perf_counter() - started
     if cache.enabled:
         try:
-            cache.put("results", run_key, dump(result))
+            read = {m.display_path: digest_of[m.display_path] for m in parsed if m.is_parsed}
+            cache.put("results", run_key, {"read": read, "result": dump(result)})
         except NotCacheable:
             pass
     return result
@@ -325,25 +341,28 @@ def _read(source: SourceFile) -> tuple[SourceFile, str, bytes | FileError]:
         return source, shown, FileError(shown, 1, 1, message)
 
 
-def _load_result(stored: object) -> AuditResult | None:
-    if stored is None:
+def _load_result(stored: object, digest_of: dict[str, str]) -> AuditResult | None:
+    """A stored result, if every module libcst parsed for it still has the same bytes."""
+    if not isinstance(stored, dict) or set(stored) != {"read", "result"}:
+        return None
+    read = stored["read"]
+    if not isinstance(read, dict) or any(digest_of.get(p) != d for p, d in read.items()):
         return None
     try:
-        loaded = load(stored)
+        loaded = load(stored["result"])
     except InvalidEntry:
         return None
     return loaded if isinstance(loaded, AuditResult) else None
 
 
-def _check_files(
+def _file_facts(
     files: list[tuple[SourceFile, str, bytes | FileError]],
     digests: list[str | None],
     cache: Cache,
     jobs: int,
-    result: AuditResult,
-) -> list[ParsedModule]:
-    """CPython's check of every readable file (from the cache, or in worker processes), and
-    the ParsedModule of each file it accepts; errors go to `result.errors`."""
+) -> list[dict | None]:
+    """CPython's check of every readable file (parse.file_facts), from the cache or computed
+    in worker processes; None for a file that could not be read."""
     previous = cache.load_facts()
     facts: list[dict | None] = []
     for digest in digests:
@@ -357,14 +376,27 @@ def _check_files(
     missing = [i for i, f in enumerate(facts) if f is None and digests[i] is not None]
     for i, computed in zip(missing, check_all([files[i][2] for i in missing], jobs)):
         facts[i] = computed
-    used: dict[str, dict] = {}
+    if cache.enabled:
+        used = {
+            digest: known
+            for digest, known in zip(digests, facts)
+            if digest is not None and not known.get("uncached")
+        }
+        cache.save_facts(used, previous)
+    return facts
+
+
+def _modules(
+    files: list[tuple[SourceFile, str, bytes | FileError]],
+    facts: list[dict | None],
+    result: AuditResult,
+) -> list[ParsedModule]:
+    """The ParsedModule of each file CPython accepts; errors go to `result.errors`."""
     parsed: list[ParsedModule] = []
-    for (source, shown, data), digest, known in zip(files, digests, facts):
+    for (source, shown, data), known in zip(files, facts):
         if isinstance(data, FileError):
             outcome: ParsedModule | FileError = data
         else:
-            if not known.get("uncached"):
-                used[digest] = known
             try:
                 outcome = module_from_facts(source, shown, data, known)
             except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
@@ -376,28 +408,64 @@ def _check_files(
             result.errors.append(dataclasses.replace(outcome, message=message))
         else:
             parsed.append(outcome)
-    if cache.enabled:
-        cache.save_facts(used, previous)
     return parsed
 
 
-def _digests(parsed: list[ParsedModule], files, digests) -> list[tuple[ParsedModule, str]]:
-    by_path = {id(source): digest for (source, _, _), digest in zip(files, digests)}
-    return [(module, by_path[id(module.source)]) for module in parsed]
+class _RecordingIndex(ProjectIndex):
+    """The index, noting which modules each piece of work reached.
+
+    Every name resolution that crosses modules goes through `find_module`; the modules it
+    returns while a recording is open are added to it. Linking a class's bases is recorded per
+    module (`link_reads`): a class's meaning also depends on the modules its bases came from.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.recordings: list[set[str]] = []
+        self.link_reads: dict[str, set[str]] = {}
+        super().__init__(*args, **kwargs)
+
+    def find_module(self, name: str, near=None):
+        found = super().find_module(name, near)
+        if found is not None:
+            for recording in self.recordings:
+                recording.add(found.path)
+        return found
+
+    def _link_bases(self, cls: ClassInfo) -> None:
+        recording: set[str] = set()
+        self.recordings.append(recording)
+        try:
+            super()._link_bases(cls)
+        finally:
+            self.recordings.pop()
+        self.link_reads.setdefault(cls.module.path, set()).update(recording)
+
+    def reads(self, start: set[str]) -> set[str]:
+        """`start`, and every module the base links of those modules' classes reached."""
+        seen: set[str] = set()
+        pending = list(start)
+        while pending:
+            path = pending.pop()
+            if path not in seen:
+                seen.add(path)
+                pending.extend(self.link_reads.get(path, ()))
+        return seen
 
 
 class _CachedEvaluations:
     """Pool evaluations, read from the cache when no module the evaluation read has changed.
 
-    An entry records the hash of every module libcst had parsed when the evaluation ended (the
-    modules it could have read, and those it found unparsable), and is used only while each
-    still has that hash; the key holds the names of all files, so adding or removing a module
-    (which changes what imports resolve to) evaluates again. A change to a file no evaluation
-    read re-evaluates nothing.
+    An entry records the hash of every module the evaluation reached (its pools' modules and
+    every module a name resolution returned, with the modules their classes' bases came from)
+    and of every module libcst rejected, and is used only while each still has that hash. The
+    key holds the names of all files, so adding or removing a module (which changes what
+    imports resolve to) evaluates again. A change to a file no evaluation read re-evaluates
+    nothing.
     """
 
     def __init__(
         self,
+        index: _RecordingIndex,
         evaluator: PoolEvaluator,
         cache: Cache,
         base_key: str,
@@ -405,6 +473,7 @@ class _CachedEvaluations:
         digests: dict[str, str],
         late_errors: list[FileError],
     ) -> None:
+        self.index = index
         self.evaluator = evaluator
         self.cache = cache
         self.base_key = base_key
@@ -427,12 +496,15 @@ class _CachedEvaluations:
         if stored is not None:
             return stored
         errors_before = len(self.late_errors)
-        evaluation = self.evaluator.evaluate(device, host)
-        read = {
-            module.display_path: self.digests[module.display_path]
-            for module in self.parsed
-            if module.is_parsed
-        }
+        recording = {cls.module.path for cls in roles.values() if cls is not None}
+        self.index.recordings.append(recording)
+        try:
+            evaluation = self.evaluator.evaluate(device, host)
+        finally:
+            self.index.recordings.pop()
+        paths = self.index.reads(recording)
+        paths.update(module.display_path for module in self.parsed if module.rejected)
+        read = {path: self.digests[path] for path in sorted(paths)}
         errors = [[e.path, e.line, e.column, e.message] for e in self.late_errors[errors_before:]]
 
         def role_of(cls: object) -> str:
@@ -456,6 +528,8 @@ class _CachedEvaluations:
             return None
         if any(self.digests.get(path) != digest for path, digest in read.items()):
             return None  # a module it read has changed (or is gone)
+        if any(m.rejected and m.display_path not in read for m in self.parsed):
+            return None  # a module libcst rejects now was not known as rejected then
         late = []
         for error in errors:
             if (

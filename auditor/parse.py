@@ -107,7 +107,7 @@ class ParsedModule:
         self._error: FileError | None = None
         self._too_large = too_large  # a statement libcst must never see: the file's error
         # what suppressions.scan looks for; files without it cannot hold a suppression
-        self.may_suppress = data is None or b"layout-audit" in data.lower()
+        self.may_suppress = data is None or may_suppress(data)
         if tree is None and data is None:
             raise ValueError("a ParsedModule needs its tree or its bytes")
 
@@ -187,6 +187,11 @@ class ParsedModule:
 
     def code(self, node: cst.CSTNode) -> str:
         return self.tree.code_for_node(node)
+
+
+def may_suppress(data: bytes) -> bool:
+    """Whether a file may hold a suppression comment (what suppressions.scan looks for)."""
+    return b"layout-audit" in data.lower()
 
 
 def _resolve_positions(tree: cst.Module) -> dict[cst.CSTNode, CodeRange]:
