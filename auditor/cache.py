@@ -37,6 +37,7 @@ CACHEDIR_TAG = (
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
 MAX_FACTS = 100_000  # per-file entries kept in the facts file (a few trees' worth)
+MAX_ENTRIES = 32  # whole results kept, the most recently written (evaluations: 32 times as many)
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -159,6 +160,19 @@ class Cache:
             return
         entry = {"format": FORMAT, "tool": tool_identity(), "key": key, "value": value}
         self._write(self._path(kind, key), entry)
+        self._prune(kind)
+
+    def _prune(self, kind: str) -> None:
+        """Keep the newest entries of a kind (every edit makes new keys), so the folder stays
+        the size of a few runs."""
+        assert self.directory is not None
+        try:
+            found = [(p.stat().st_mtime, p) for p in (self.directory / kind).glob("*.json")]
+            keep = MAX_ENTRIES if kind == "results" else 32 * MAX_ENTRIES
+            for _, stale in sorted(found, reverse=True)[keep:]:
+                stale.unlink()
+        except OSError:
+            pass  # another run pruned it first
 
     def _write(self, path: Path, entry: Any) -> None:
         """Atomic: a temporary file in the same folder, then os.replace. Failures are quiet

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -71,12 +72,21 @@ class AuditResult:
 
 
 def display_path(path: Path) -> str:
-    """Paths relative to the working directory when below it, as ruff prints them."""
-    absolute = path.absolute()
-    try:
-        shown = str(absolute.relative_to(Path.cwd()))
-    except ValueError:
-        shown = str(absolute)
+    """Paths relative to the working directory when below it, as ruff prints them.
+
+    `Path.absolute().relative_to(Path.cwd())` in string operations (this runs for every file):
+    a Path's text is already normalised, so joining and comparing the texts gives the same.
+    """
+    text = str(path)
+    cwd = os.getcwd()
+    if not os.path.isabs(text):
+        text = os.path.join(cwd, text) if text != "." else cwd
+    if text == cwd:
+        shown = "."
+    elif text.startswith(cwd.rstrip(os.sep) + os.sep):
+        shown = text[len(cwd.rstrip(os.sep)) + 1 :]
+    else:
+        shown = text
     return shown if shown.isprintable() else "".join(_printable(c) for c in shown)
 
 

@@ -373,11 +373,12 @@ _SKIPPED_CHILDREN = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop)
 _LEAF_FIELDS = frozenset(
     "ctx id attr arg kind type_comment is_async level conversion simple module asname tag ops".split()
 )
-_SHAPES: dict[type, tuple[tuple[str, ...], bool, bool]] = {}
+_SHAPES: dict[type, tuple[tuple[str, ...], bool, bool, bool]] = {}
 
 
-def _shape(kind: type) -> tuple[tuple[str, ...], bool, bool]:
-    """(fields that may hold children, has a line, is a BoolOp) of a node type."""
+def _shape(kind: type) -> tuple[tuple[str, ...], bool, bool, bool]:
+    """(fields that may hold children, has a line, is a BoolOp, is a statement) of a node
+    type."""
     shape = _SHAPES.get(kind)
     if shape is None:
         fields = tuple(
@@ -386,7 +387,8 @@ def _shape(kind: type) -> tuple[tuple[str, ...], bool, bool]:
             if name not in _LEAF_FIELDS and not (kind is ast.Constant and name == "value")
         )
         has_line = "lineno" in kind._attributes or "lineno" in kind._fields
-        shape = _SHAPES[kind] = (fields, has_line, kind is ast.BoolOp)
+        shape = (fields, has_line, kind is ast.BoolOp, issubclass(kind, ast.stmt))
+        _SHAPES[kind] = shape
     return shape
 
 
@@ -401,20 +403,22 @@ def _walk(
 ) -> tuple[tuple[int, int, str] | None, int, tuple[int, int, str] | None]:
     """One walk over CPython's tree: the first node nested deeper than MAX_TREE_DEPTH, counting
     `a and b and c` as libcst does (one level per operator), without recursing; the deepest
-    level seen; and the first statement with more than MAX_STATEMENT_NODES nodes of its own.
+    level seen; and where a run of more than MAX_STATEMENT_NODES expression nodes was met with
+    no statement among them (a huge statement; the run may also hold the headers of the
+    compound statements around it, so it errs on the large side).
 
     The walk of `ast.iter_child_nodes`, in the same order, without its generators: this runs
     over every node of every audited file.
     """
-    node_type, skipped, statement_type = ast.AST, _SKIPPED_CHILDREN, ast.stmt
-    cell: list = [0, tree]  # nodes counted for the statement being walked, and that statement
-    stack: list[tuple[ast.AST, int, ast.AST, list]] = [(tree, 0, tree, cell)]
+    node_type, skipped = ast.AST, _SKIPPED_CHILDREN
+    stack: list[tuple[ast.AST, int, ast.AST]] = [(tree, 0, tree)]
     pop, push = stack.pop, stack.append
-    deepest = 0
+    deepest = run = 0
+    statement: ast.AST = tree
     big: tuple[int, int, str] | None = None
     while stack:
-        node, depth, positioned, cell = pop()
-        fields, has_line, is_boolop = _SHAPES.get(type(node)) or _shape(type(node))
+        node, depth, positioned = pop()
+        fields, has_line, is_boolop, is_statement = _SHAPES.get(type(node)) or _shape(type(node))
         if has_line:
             positioned = node
         if depth > deepest:
@@ -422,25 +426,25 @@ def _walk(
             if depth > MAX_TREE_DEPTH:
                 line = getattr(positioned, "lineno", 1)
                 return (line, getattr(positioned, "col_offset", 0) + 1, TOO_DEEP), depth, big
-        if isinstance(node, statement_type):
-            cell = [0, node]
-        cell[0] += 1
-        if cell[0] > MAX_STATEMENT_NODES and big is None:
-            statement = cell[1]
-            big = (
-                getattr(statement, "lineno", 1),
-                getattr(statement, "col_offset", 0) + 1,
-                f"statement too large to parse: over {MAX_STATEMENT_NODES} syntax nodes",
-            )
+        if is_statement:
+            statement, run = node, 0
+        else:
+            run += 1
+            if run > MAX_STATEMENT_NODES and big is None:
+                big = (
+                    getattr(statement, "lineno", 1),
+                    getattr(statement, "col_offset", 0) + 1,
+                    f"statement too large to parse: over {MAX_STATEMENT_NODES} syntax nodes",
+                )
         below = depth + 1 + (len(node.values) - 2 if is_boolop else 0)
         for name in fields:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, node_type) and not isinstance(item, skipped):
-                        push((item, below, positioned, cell))
+                        push((item, below, positioned))
             elif isinstance(value, node_type) and not isinstance(value, skipped):
-                push((value, below, positioned, cell))
+                push((value, below, positioned))
     return None, deepest, big
 
 

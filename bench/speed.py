@@ -198,7 +198,8 @@ def stages(tree: Path) -> list[str]:
     patches = [
         (engine, "discover", "1 discover"),
         (engine, "_read", "2 read files (_read)"),
-        (engine, "_check_files", "3 CPython check (_check_files, workers)"),
+        (engine, "_file_facts", "3 CPython check (_file_facts, workers)"),
+        (engine, "_modules", "3b modules from the facts (_modules)"),
         (engine, "may_define_pools", "4 pre-filter (may_define_pools)"),
         (engine, "_RecordingIndex", "5 index, up-front modules"),
         (engine, "catalog", "6 catalog (pairing)"),
