@@ -1,0 +1,263 @@
+"""Namespaces of modules and classes: declarations, imports, lazy values, name lookup.
+
+A module or class body is declared, not executed: definitions and imports are bound, assignments
+become thunks forced on first read, so one evaluation only pays for the names it uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, import_bindings
+from auditor.interpret import library
+from auditor.interpret.control import (
+    BreakSignal,
+    ContinueSignal,
+    Infeasible,
+    ReturnSignal,
+)
+from auditor.interpret.library import ABSENT
+from auditor.interpret.scopes import (
+    Frame,
+    LazyImport,
+    Thunk,
+    assigned_targets,
+)
+from auditor.interpret.values import (
+    ClassRef,
+    ConfigDependency,
+    ExternalRef,
+    FunctionRef,
+    ModuleRef,
+    Unknown,
+    is_unknown,
+)
+from auditor.location import Location
+
+BUILTIN_NAMES = frozenset(
+    "int float bool str abs round divmod min max sum len range isinstance hasattr getattr type "
+    "tuple list dict print super object Exception ValueError NotImplementedError".split()
+)
+CONSTANTS = {"True": True, "False": False, "None": None}
+
+
+class Namespaces:
+    """Mixin of `Interpreter`: module and class namespaces and name lookup."""
+
+    def module_namespace(self, module: ModuleInfo) -> dict:
+        namespace = self._module_namespaces.get(id(module))
+        if namespace is None:
+            namespace = {}
+            self._module_namespaces[id(module)] = namespace
+            frame = Frame(module, locals_=namespace, declarative=True)
+            self.declare_block(module.parsed.tree.body, frame)
+        return namespace
+
+    def class_namespace(self, cls: ClassInfo) -> dict:
+        namespace = self._class_namespaces.get(id(cls))
+        if namespace is None:
+            namespace = {}
+            self._class_namespaces[id(cls)] = namespace
+            frame = Frame(cls.module, locals_=namespace, declarative=True, class_body=cls)
+            body = cls.node.body
+            statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+            self.declare_block(statements, frame)
+        return namespace
+
+    def declare_block(self, statements, frame: Frame) -> None:
+        """Run a module or class body: bind definitions and imports, defer assignments."""
+        for statement in statements:
+            try:
+                self.declare_statement(statement, frame)
+            except (Infeasible, ReturnSignal, BreakSignal, ContinueSignal):
+                continue
+
+    def declare_statement(self, statement: cst.CSTNode, frame: Frame) -> None:
+        module = frame.module
+        if isinstance(statement, cst.FunctionDef):
+            if frame.class_body is not None:
+                frame.locals[statement.name.value] = frame.class_body.methods.get(
+                    statement.name.value
+                )
+            else:
+                info = module.functions.get(statement.name.value)
+                if info is None or info.node is not statement:
+                    info = FunctionInfo(
+                        statement.name.value, statement.name.value, module, statement
+                    )
+                frame.locals[statement.name.value] = FunctionRef(info)
+            return
+        if isinstance(statement, cst.ClassDef):
+            info = module.classes.get(statement.name.value)
+            if info is not None and info.node is statement:
+                frame.locals[statement.name.value] = ClassRef(info)
+            else:
+                frame.locals[statement.name.value] = Unknown(
+                    "nested or conditional class definition", module.parsed.location(statement)
+                )
+            return
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    self.bind_import(small, frame)
+                elif isinstance(small, cst.Assign) and all(
+                    isinstance(t.target, cst.Name) for t in small.targets
+                ):
+                    for target in small.targets:
+                        frame.locals[target.target.value] = Thunk(small.value, frame)
+                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    if small.value is not None:
+                        frame.locals[small.target.value] = Thunk(small.value, frame)
+                elif isinstance(small, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                    self.exec_small(small, frame)
+            return
+        if isinstance(statement, cst.If):
+            verdict = self.truth(self.eval(statement.test, frame))
+            if verdict is None:
+                self.declare_undecided(statement, frame)
+            elif verdict:
+                self.declare_block(statement.body.body, frame)
+            elif isinstance(statement.orelse, cst.If):
+                self.declare_statement(statement.orelse, frame)
+            elif isinstance(statement.orelse, cst.Else):
+                self.declare_block(statement.orelse.body.body, frame)
+            return
+        if isinstance(statement, cst.Try):
+            self.declare_block(statement.body.body, frame)
+            for handler in statement.handlers:  # fallbacks bind only what the body did not
+                side = Frame(
+                    frame.module, locals_={}, declarative=True, class_body=frame.class_body
+                )
+                side.parent_scope = frame.locals
+                self.declare_block(handler.body.body, side)
+                for name, value in side.locals.items():
+                    frame.locals.setdefault(name, value)
+            return
+        if isinstance(statement, (cst.For, cst.While, cst.With, cst.Match)):
+            self.mark_undecided([statement], frame, "module-level loop or block not followed")
+
+    def declare_undecided(self, statement: cst.If, frame: Frame) -> None:
+        """An undecidable module-level `if`: definitions and imports in one branch only are kept."""
+        reason = self.eval(statement.test, frame)
+        branches: list[list] = []
+        current: cst.CSTNode | None = statement
+        while isinstance(current, cst.If):
+            branches.append(list(current.body.body))
+            current = current.orelse
+        if isinstance(current, cst.Else):
+            branches.append(list(current.body.body))
+        bound_in: dict[str, int] = {}
+        for branch in branches:
+            for name in set(assigned_targets(branch)[0]):
+                bound_in[name] = bound_in.get(name, 0) + 1
+        location = frame.module.parsed.location(statement.test)
+        why = reason.reason if is_unknown(reason) else "undecidable condition"
+        for branch in branches:
+            side = Frame(frame.module, locals_={}, declarative=True, class_body=frame.class_body)
+            side.parent_scope = frame.locals
+            self.declare_block(branch, side)
+            for name, value in side.locals.items():
+                if (
+                    bound_in.get(name, 0) > 1
+                    or len(branches) == 1
+                    and not isinstance(value, (LazyImport, FunctionRef, ClassRef))
+                ):
+                    frame.locals[name] = Unknown(
+                        f"bound under an undecided condition: {why}", location
+                    )
+                else:
+                    frame.locals.setdefault(name, value)
+
+    def bind_import(self, statement: cst.Import | cst.ImportFrom, frame: Frame) -> None:
+        for bound, source, attr in import_bindings(frame.module, statement):
+            frame.locals[bound] = LazyImport(source, attr, frame.module)
+
+    def resolve_import(self, lazy: LazyImport, location: Location) -> Any:
+        module = self.index.find_module(lazy.source, lazy.near) if lazy.source else None
+        if lazy.attr is None:
+            return ModuleRef(module) if module is not None else ExternalRef(lazy.source)
+        if module is None:
+            submodule = self.index.find_module(f"{lazy.source}.{lazy.attr}", lazy.near)
+            if submodule is not None:
+                return ModuleRef(submodule)
+            return library.external_attribute(lazy.source, lazy.attr)
+        found = self.module_attribute(module, lazy.attr, location)
+        return found
+
+    def module_attribute(self, module: ModuleInfo, name: str, location: Location) -> Any:
+        found = self.module_member(module, name, location, set())
+        if found is ABSENT:
+            return Unknown(f"module {module.name} has no name {name!r}", location)
+        return found
+
+    def module_member(self, module: ModuleInfo, name: str, location: Location, seen: set) -> Any:
+        """A module's name: its own bindings, then `from x import *` sources, then submodules."""
+        if id(module) in seen:
+            return ABSENT
+        seen.add(id(module))
+        namespace = self.module_namespace(module)
+        if name in namespace:
+            return self.force(namespace, name, location)
+        if not name.startswith("_"):
+            for source in module.star_imports:
+                star = self.index.find_module(source, module)
+                if star is not None:
+                    found = self.module_member(star, name, location, seen)
+                    if found is not ABSENT:
+                        return found
+        submodule = self.index.find_module(f"{module.name}.{name}", module)
+        return ModuleRef(submodule) if submodule is not None else ABSENT
+
+    def force(self, namespace: dict, name: str, location: Location) -> Any:
+        """Evaluate a deferred binding (assignment thunk or import) on first use."""
+        value = namespace[name]
+        if isinstance(value, Thunk):
+            if value.evaluating:
+                return Unknown(f"{name} is defined in terms of itself", location)
+            value.evaluating = True
+            try:
+                result = self.eval(value.node, value.frame)
+            finally:
+                value.evaluating = False
+            namespace[name] = result
+            return result
+        if isinstance(value, LazyImport):
+            if value.resolving:
+                return Unknown(f"circular import of {name}", location)
+            value.resolving = True
+            try:
+                result = self.resolve_import(value, location)
+            finally:
+                value.resolving = False
+            namespace[name] = result
+            return result
+        if isinstance(value, ConfigDependency):
+            result = self.point.read(value.name)
+            namespace[name] = result
+            return result
+        return value
+
+    def lookup_name(self, name: str, frame: Frame, node: cst.CSTNode) -> Any:
+        if name in CONSTANTS:
+            return CONSTANTS[name]
+        scopes = [frame.locals]
+        if frame.parent_scope is not None:
+            scopes.append(frame.parent_scope)
+        module_scope = self.module_namespace(frame.module)
+        scopes.append(module_scope)
+        for scope in scopes:
+            if name in scope:
+                value = scope[name]
+                if isinstance(value, (Thunk, LazyImport, ConfigDependency)):
+                    return self.force(scope, name, frame.module.parsed.location(node))
+                return value
+        location = frame.module.parsed.location(node)
+        if frame.module.star_imports:
+            found = self.module_member(frame.module, name, location, set())
+            if found is not ABSENT:
+                return found
+        if name in BUILTIN_NAMES:
+            return ExternalRef(f"builtins.{name}")
+        return Unknown(f"name {name!r} is not defined", location)

@@ -1,0 +1,274 @@
+"""Statement execution: blocks, loops, undecided branches, assignment targets.
+
+Kept apart from expressions because statements carry control flow (signals, undecided paths).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from auditor.index import FunctionInfo
+from auditor.interpret.control import (
+    BreakSignal,
+    ContinueSignal,
+    Infeasible,
+    ReturnSignal,
+)
+from auditor.interpret.scopes import (
+    Frame,
+    assigned_targets,
+    self_method_calls,
+)
+from auditor.interpret.values import (
+    FunctionRef,
+    Instance,
+    Unknown,
+    is_unknown,
+)
+
+
+class Statements:
+    """Mixin of `Interpreter`: executes statements in a frame."""
+
+    def exec_block(self, statements, frame: Frame) -> None:
+        for statement in statements:
+            self.exec_statement(statement, frame)
+
+    def exec_statement(self, statement: cst.CSTNode, frame: Frame) -> None:
+        self.tick(lambda: frame.module.parsed.location(statement))
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                self.exec_small(small, frame)
+        elif isinstance(statement, cst.If):
+            test = self.eval(statement.test, frame)
+            verdict = self.truth(test)
+            if verdict is None:
+                why = test.reason if is_unknown(test) else "condition cannot be decided"
+                self.mark_undecided([statement], frame, why)
+            elif verdict:
+                self.exec_block(statement.body.body, frame)
+            elif isinstance(statement.orelse, cst.If):
+                self.exec_statement(statement.orelse, frame)
+            elif isinstance(statement.orelse, cst.Else):
+                self.exec_block(statement.orelse.body.body, frame)
+        elif isinstance(statement, cst.For):
+            self.exec_for(statement, frame)
+        elif isinstance(statement, cst.While):
+            self.exec_while(statement, frame)
+        elif isinstance(statement, cst.With):
+            for item in statement.items:
+                if item.asname is not None:
+                    self.assign(item.asname.name, Unknown("context manager value", None), frame)
+            self.exec_block(statement.body.body, frame)
+        elif isinstance(statement, cst.Try):
+            try:
+                self.exec_block(statement.body.body, frame)
+            except Infeasible as signal:
+                if not statement.handlers:
+                    raise
+                # a handler may catch it: what the try/except assigns is undecided, not infeasible
+                self.mark_undecided([statement], frame, f"exception may be caught: {signal.reason}")
+                return
+            if statement.orelse is not None:
+                self.exec_block(statement.orelse.body.body, frame)
+            if statement.finalbody is not None:
+                self.exec_block(statement.finalbody.body.body, frame)
+        elif isinstance(statement, cst.FunctionDef):
+            info = FunctionInfo(statement.name.value, statement.name.value, frame.module, statement)
+            frame.locals[statement.name.value] = FunctionRef(info)
+        elif isinstance(statement, cst.ClassDef):
+            frame.locals[statement.name.value] = Unknown(
+                "class defined inside a function", frame.module.parsed.location(statement)
+            )
+        else:
+            self.mark_undecided([statement], frame, f"{type(statement).__name__} is not followed")
+
+    def exec_for(self, statement: cst.For, frame: Frame) -> None:
+        iterable = self.eval(statement.iter, frame)
+        if isinstance(iterable, dict):
+            iterable = list(iterable)
+        if not isinstance(iterable, (list, tuple, str)):
+            why = iterable.reason if is_unknown(iterable) else "loop over a value not modelled"
+            self.mark_undecided([statement], frame, why)
+            return
+        if len(iterable) > self.limits.max_loop_iterations:
+            self.mark_undecided([statement], frame, "loop over too many items")
+            return
+        for item in iterable:
+            self.assign(statement.target, item, frame)
+            try:
+                self.exec_block(statement.body.body, frame)
+            except BreakSignal:
+                return
+            except ContinueSignal:
+                continue
+        if statement.orelse is not None:
+            self.exec_block(statement.orelse.body.body, frame)
+
+    def exec_while(self, statement: cst.While, frame: Frame) -> None:
+        for _ in range(self.limits.max_loop_iterations):
+            test = self.eval(statement.test, frame)
+            verdict = self.truth(test)
+            if verdict is None:
+                why = test.reason if is_unknown(test) else "loop condition cannot be decided"
+                self.mark_undecided([statement], frame, why)
+                return
+            if not verdict:
+                return
+            try:
+                self.exec_block(statement.body.body, frame)
+            except BreakSignal:
+                return
+            except ContinueSignal:
+                continue
+        self.mark_undecided(
+            [statement], frame, f"loop ran past {self.limits.max_loop_iterations} iterations"
+        )
+
+    def mark_undecided(self, statements: list, frame: Frame, why: str) -> None:
+        """A block the interpreter could not follow: everything it might assign becomes Unknown."""
+        location = frame.module.parsed.location(statements[0])
+        unknown = Unknown(f"set on a path that could not be decided: {why}", location)
+        names, self_attrs, returns, calls = assigned_targets(statements)
+        for name in names:
+            frame.locals[name] = unknown
+        receiver = frame.receiver
+        if isinstance(receiver, Instance):
+            self_attrs = self_attrs + self.attributes_set_by_calls(receiver, statements)
+            for attr in self_attrs:
+                receiver.attrs[attr] = unknown
+            if calls and receiver.incomplete is None:
+                receiver.incomplete = unknown
+        if returns and frame.undecided_return is None and not frame.declarative:
+            frame.undecided_return = Unknown(
+                f"return value depends on an undecided path: {why}", location
+            )
+
+    def attributes_set_by_calls(self, receiver: Instance, statements: list) -> list[str]:
+        """`self.` attributes that the methods called from a block may set (a few levels deep).
+
+        So a buffer built by `self._create_buffers()` under an undecided branch is reported as
+        Unknown instead of silently keeping an earlier placeholder value.
+        """
+        found: list[str] = []
+        seen: set[str] = set()
+        pending = [(name, 0) for name in self_method_calls(statements)]
+        while pending:
+            name, depth = pending.pop()
+            if name in seen or depth > 4:
+                continue
+            seen.add(name)
+            method = receiver.cls.find_method(name)
+            if method is None:
+                continue
+            body = method.node.body.body
+            found.extend(assigned_targets(body)[1])
+            pending.extend((callee, depth + 1) for callee in self_method_calls(body))
+        return found
+
+    def exec_small(self, small: cst.BaseSmallStatement, frame: Frame) -> None:
+        module = frame.module
+        if isinstance(small, cst.Expr):
+            value = self.eval(small.value, frame)
+            if is_unknown(value) and isinstance(small.value, cst.Call):
+                if isinstance(frame.receiver, Instance) and frame.receiver.incomplete is None:
+                    if value.reason.startswith("call of an unresolved function"):
+                        frame.receiver.incomplete = value
+        elif isinstance(small, cst.Assign):
+            value = self.eval(small.value, frame)
+            for target in small.targets:
+                self.assign(target.target, value, frame, small.value)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self.assign(small.target, self.eval(small.value, frame), frame, small.value)
+        elif isinstance(small, cst.AugAssign):
+            current = self.eval(small.target, frame)
+            operand = self.eval(small.value, frame)
+            op_type = _AUG_TO_BINARY.get(type(small.operator))
+            value = self.binary(op_type, current, operand, module.parsed.location(small))
+            self.assign(small.target, value, frame)
+        elif isinstance(small, cst.Return):
+            raise ReturnSignal(self.eval(small.value, frame) if small.value is not None else None)
+        elif isinstance(small, cst.Assert):
+            verdict = self.truth(self.eval(small.test, frame))
+            if verdict is False:
+                self.fail(frame, f"assert {module.parsed.code(small.test)} fails", small)
+        elif isinstance(small, cst.Raise):
+            what = module.parsed.code(small.exc) if small.exc is not None else "raise"
+            self.fail(frame, f"raises {what}", small)
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            self.bind_import(small, frame)
+        elif isinstance(small, cst.Break):
+            raise BreakSignal()
+        elif isinstance(small, cst.Continue):
+            raise ContinueSignal()
+        elif isinstance(small, cst.Del):
+            for name in assigned_targets([cst.SimpleStatementLine([small])])[0]:
+                frame.locals.pop(name, None)
+
+    def fail(self, frame: Frame, reason: str, node: cst.CSTNode) -> None:
+        """A decided `raise` or failing `assert`: the config point is infeasible.
+
+        Unless an undecided branch earlier in the function may already have returned: then
+        the raise is not certain, and the call's result is Unknown instead.
+        """
+        location = frame.module.parsed.location(node)
+        if frame.undecided_return is not None:
+            raise ReturnSignal(frame.undecided_return)
+        raise Infeasible(reason, location)
+
+    def assign(self, target: cst.BaseExpression, value: Any, frame: Frame, source=None) -> None:
+        module = frame.module
+        if isinstance(target, cst.Name):
+            frame.locals[target.value] = value
+            if source is not None:
+                frame.sources[target.value] = (source, frame)
+            else:
+                frame.sources.pop(target.value, None)
+        elif isinstance(target, cst.Attribute):
+            obj = self.eval(target.value, frame)
+            if isinstance(obj, Instance):
+                obj.attrs[target.attr.value] = value
+                obj.set_sites[target.attr.value] = module.parsed.location(target)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            elements = [e.value for e in target.elements]
+            if isinstance(value, (tuple, list)) and len(value) == len(elements):
+                for element, item in zip(elements, value):
+                    self.assign(element, item, frame)
+            else:
+                reason = (
+                    value
+                    if is_unknown(value)
+                    else Unknown("cannot unpack value", module.parsed.location(target))
+                )
+                for element in elements:
+                    self.assign(element, reason, frame)
+        elif isinstance(target, cst.Subscript):
+            container = self.eval(target.value, frame)
+            if isinstance(container, (dict, list)) and len(target.slice) == 1:
+                index = target.slice[0].slice
+                if isinstance(index, cst.Index):
+                    key = self.eval(index.value, frame)
+                    if not is_unknown(key):
+                        try:
+                            container[key] = value
+                        except (TypeError, IndexError):
+                            pass
+
+
+_AUG_TO_BINARY = {
+    cst.AddAssign: cst.Add,
+    cst.SubtractAssign: cst.Subtract,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.FloorDivideAssign: cst.FloorDivide,
+    cst.DivideAssign: cst.Divide,
+    cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power,
+    cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift,
+    cst.BitAndAssign: cst.BitAnd,
+    cst.BitOrAssign: cst.BitOr,
+    cst.BitXorAssign: cst.BitXor,
+}
