@@ -427,6 +427,9 @@ class _RecordingIndex(ProjectIndex):
     Every name resolution that crosses modules goes through `find_module`; the modules it
     returns while a recording is open are added to it. Linking a class's bases is recorded per
     module (`link_reads`): a class's meaning also depends on the modules its bases came from.
+    The per-evaluation cache is only as sound as that premise: code that reaches another
+    module without `find_module` must record it too (tests/test_cache.py edits a pool file
+    and checks what is evaluated again).
     """
 
     def __init__(self, *args, **kwargs) -> None:
