@@ -79,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--show-pools", action="store_true", help="print every pool's buffers and their sizes"
     )
     parser.add_argument(
+        "--show-pairs",
+        action="store_true",
+        help="list every host/device pair with its evidence (call site, guards, annotation)",
+    )
+    parser.add_argument(
         "--table",
         action="store_true",
         help="after the findings, print each host/device pair's sizes as a grid",
@@ -243,7 +248,10 @@ def _render(result, settings, args, output_format: str) -> bool:
         table.render_html(grids, sys.stdout)
         text.summary(result, sys.stderr)
     elif output_format == "json":
-        json_report.render(result, sys.stdout)
+        if args.show_pairs:
+            json_report.render(result, sys.stdout, show_pairs=True)
+        else:
+            json_report.render(result, sys.stdout)
     elif output_format == "github":
         github.render(result, sys.stdout)
         text.summary(result, sys.stderr)
@@ -251,6 +259,8 @@ def _render(result, settings, args, output_format: str) -> bool:
         sarif.render(result, sys.stdout)
     else:
         text.render(result, sys.stdout, sys.stderr, args.show_unresolved)
+    if args.show_pairs and output_format in ("text", "github"):
+        text.render_pairs(result, sys.stdout)
     if args.show_pools:
         show_pools(result, sys.stdout)
     if args.table:

@@ -21,14 +21,15 @@ from auditor.cache import (
     tool_identity,
     torch_version,
 )
-from auditor.checks import PAIR_CHECKS, la100_unused_suppression
+from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
+from auditor.declared import DeclaredHostEvaluator
 from auditor.discover import SourceFile, discover
 from auditor.evaluate import Evaluation, PoolEvaluator
 from auditor.findings import Finding
 from auditor.index import ClassInfo, ProjectIndex
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
-from auditor.pairing import PoolCatalog, catalog
+from auditor.pairing import PoolCatalog, catalog, evaluate_pairs
 from auditor.parse import (
     MAX_FILE_BYTES,
     ClassOutline,
@@ -261,7 +262,10 @@ def audit(
     digest_of = {
         shown: digest for (_, shown, _), digest in zip(files, digests) if digest is not None
     }
-    stored = _load_result(cache.get("results", run_key), digest_of)
+    entry = cache.get("results", run_key)
+    stored = _load_result(entry, digest_of)
+    if stored is not None and _may_build_hosts(files, facts, settings, set(entry["read"])):
+        stored = None  # a file libcst did not parse now names a host class: pairing reads it
     if stored is not None:
         stored.seconds = time.perf_counter() - started
         return stored
@@ -272,7 +276,7 @@ def audit(
     result.files_found = len(sources)
     late_errors: list[FileError] = []
     index = _RecordingIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
-    pools = catalog(index, settings)
+    pools = catalog(index, settings, parsed)
     result.catalog = pools
     evaluations = _CachedEvaluations(
         index,
@@ -288,15 +292,39 @@ def audit(
         unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
-    for pair in pools.pairs:
-        evaluation = evaluations.evaluate(pair.device, pair.host)
-        result.evaluations.append(evaluation)
+    evaluated = evaluate_pairs(pools, evaluations)
+    declared_evaluator = DeclaredHostEvaluator(index, settings, limits)
+    declared_pairs, declared_unknowns = declared_evaluator.declared_pairs(pools.devices)
+    for unknown in declared_unknowns:
+        unresolved[("declared", unknown.reason)] = Unresolved("declared host layout", unknown)
+    pools.add_declared(declared_pairs)  # after evaluate_pairs: these have their own evaluator
+    evaluated += [
+        (pair, declared_evaluator.evaluate(pair.device, pair.host)) for pair in declared_pairs
+    ]
+    for pair, evaluation in evaluated:
+        if not any(evaluation is e for e in result.evaluations):
+            result.evaluations.append(evaluation)
+            _collect_unresolved(evaluation, unresolved)
         paired_devices.add(id(pair.device))
-        _collect_unresolved(evaluation, unresolved)
-        for code in selected:
-            if code in PAIR_CHECKS:
-                for finding in PAIR_CHECKS[code].check(evaluation, settings):
-                    result.findings.append(dataclasses.replace(finding, pairing=pair.evidence))
+    for code in selected:
+        if code not in PAIR_CHECKS:
+            continue
+        check = PAIR_CHECKS[code]
+        if hasattr(check, "check_pairs"):  # judges the pairs together (LA001: across sites)
+            result.findings.extend(check.check_pairs(evaluated, settings))
+            continue
+        seen: set[tuple] = set()  # sites sharing one evaluation would repeat its findings
+        for pair, evaluation in evaluated:
+            for finding in check.check(evaluation, settings):
+                if (finding.location, finding.message) in seen:
+                    continue
+                seen.add((finding.location, finding.message))
+                result.findings.append(
+                    dataclasses.replace(finding, pairing=pair.evidence, pairing_detail=pair.detail)
+                )
+    for code in selected:
+        if code in DEVICE_CHECKS:
+            result.findings.extend(DEVICE_CHECKS[code].check_device(result.evaluations, settings))
     for device in pools.devices:
         if id(device) not in paired_devices:
             evaluation = evaluations.evaluate(device)
@@ -349,6 +377,41 @@ def _read(source: SourceFile) -> tuple[SourceFile, str, bytes | FileError]:
     except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
         message = f"cannot read file: {type(error).__name__}: {error}"
         return source, shown, FileError(shown, 1, 1, message)
+
+
+def _host_like_names(facts: list[dict | None], settings: Settings) -> list[bytes]:
+    """Names of classes that may be host pools (an `__init__` taking a device-pool parameter,
+    or a base of that name, by the outlines): pairing searches every file's bytes for host
+    class names (sites.candidate_modules), so a file naming one may change the result."""
+    words = set(settings.device_pool_params)
+    names: set[str] = set()
+    pending: list[tuple[str, set[str]]] = []
+    for known in facts:
+        shape = known.get("outline") if known else None
+        for name, bases, params in shape["classes"] if shape else ():
+            if words & set(params):
+                names.add(name)
+            else:
+                pending.append((name, set(bases)))
+    changed = True
+    while changed:
+        changed = False
+        for name, bases in pending:
+            if name not in names and bases & names:
+                names.add(name)
+                changed = True
+    return sorted(name.encode() for name in names)
+
+
+def _may_build_hosts(files, facts, settings: Settings, read: set[str]) -> bool:
+    """Whether a file that libcst did not parse for the stored result names a host-like class."""
+    needles = _host_like_names(facts, settings)
+    return any(
+        not isinstance(data, FileError)
+        and shown not in read
+        and any(needle in data for needle in needles)
+        for _, shown, data in files
+    )
 
 
 def _load_result(stored: object, digest_of: dict[str, str]) -> AuditResult | None:
@@ -494,9 +557,11 @@ class _CachedEvaluations:
         self.digests = digests
         self.late_errors = late_errors
 
-    def evaluate(self, device: ClassInfo, host: ClassInfo | None = None) -> Evaluation:
-        if not self.cache.enabled:
-            return self.evaluator.evaluate(device, host)
+    def evaluate(
+        self, device: ClassInfo, host: ClassInfo | None = None, site: object = None
+    ) -> Evaluation:
+        if not self.cache.enabled or site is not None:  # construction sites: not cached yet
+            return self.evaluator.evaluate(device, host, site)
         roles = {"device": device, "host": host}
         key = key_of(
             self.base_key,

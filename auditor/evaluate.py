@@ -5,14 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import libcst as cst
+
 from auditor.index import ClassInfo, ProjectIndex
 from auditor.interpret.control import BudgetExceeded, Infeasible
+from auditor.interpret.facades import expose_buffer_properties
 from auditor.interpret.machine import ConfigPoint, Interpreter
-from auditor.interpret.values import ConfigDependency, Instance, Unknown
+from auditor.interpret.scopes import Frame
+from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.matrix import dimensions, explore, parameter_names
-from auditor.measure import BufferFigure, measure
+from auditor.measure import BufferFigure, looks_like_buffer, measure
 from auditor.settings import Settings
+from auditor.sites import ConstructionSite
+from auditor.size_claims import claimed_size
+
+DEVICE_NAME = "__layout_audit_device_pool__"  # the device pool, inside a site's argument
 
 
 @dataclass
@@ -24,6 +32,7 @@ class PointResult:
     host: dict[str, BufferFigure] = field(default_factory=dict)
     infeasible: Infeasible | None = None
     failure: Unknown | None = None
+    host_claim: BufferFigure | None = None  # the host's own size per token (size_claims.py)
 
 
 @dataclass
@@ -35,6 +44,7 @@ class Evaluation:
     points: list[PointResult]
     varied: list[str]
     truncated: bool
+    site: ConstructionSite | None = None  # where the host is built; None: from the config
 
     @property
     def feasible(self) -> list[PointResult]:
@@ -59,10 +69,62 @@ class PoolEvaluator:
         return kwargs
 
     def _build(self, cls: ClassInfo, interpreter: Interpreter, values, device=None) -> Instance:
-        return interpreter.instantiate(cls, [], self._arguments(cls, values, device), cls.location)
+        instance = interpreter.instantiate(
+            cls, [], self._arguments(cls, values, device), cls.location
+        )
+        if isinstance(instance, Instance):
+            expose_buffer_properties(interpreter, instance, looks_like_buffer)
+        return instance
+
+    def build_host(
+        self, host_cls: ClassInfo, interpreter: Interpreter, values: dict, device: Instance
+    ) -> Any:
+        """The host side of one build (declared.py reads it off the device pool instead)."""
+        return self._build(host_cls, interpreter, values, device)
+
+    def measure_host(self, builds: list, host_cls: ClassInfo) -> dict[str, BufferFigure]:
+        settings = self.settings
+        return measure(builds, host_cls, settings.token_params, settings.layer_params)
+
+    def _site_arguments(
+        self, site: ConstructionSite, interpreter: Interpreter, values: dict, device: Instance
+    ) -> dict:
+        """The host's arguments as the call site writes them: the device pool built at this
+        point, values the site fixes (literals, constants, the device's attributes), config
+        values for what the site takes from elsewhere, and defaults for what it leaves out."""
+        kwargs: dict[str, Any] = {}
+        where = site.where()
+        for name in parameter_names(site.host):
+            if name == site.device_parameter:
+                kwargs[name] = device
+            elif name in site.arguments:
+                value = site_value(site, name, interpreter, device)
+                if is_unknown(value):
+                    value = (
+                        ConfigDependency(name)
+                        if name in values
+                        else Unknown(
+                            f"argument {name} at call site {where}: {value.reason}",
+                            site.location,
+                        )
+                    )
+                kwargs[name] = value
+            elif site.unfollowed is not None:
+                kwargs[name] = (
+                    ConfigDependency(name)
+                    if name in values
+                    else Unknown(
+                        f"{name} may be passed by {site.unfollowed} at {where}", site.location
+                    )
+                )
+        return kwargs
 
     def run_point(
-        self, device_cls: ClassInfo, host_cls: ClassInfo | None, values: dict
+        self,
+        device_cls: ClassInfo,
+        host_cls: ClassInfo | None,
+        values: dict,
+        site: ConstructionSite | None = None,
     ) -> tuple[PointResult, set[str]]:
         settings = self.settings
         (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
@@ -80,8 +142,14 @@ class PoolEvaluator:
             try:
                 device = self._build(device_cls, interpreter, full)
                 device_builds.append((device, tokens, layers))
-                if host_cls is not None:
-                    host = self._build(host_cls, interpreter, full, device)
+                if site is not None:
+                    arguments = self._site_arguments(site, interpreter, full, device)
+                    host = interpreter.instantiate(site.host, [], arguments, site.location)
+                    if isinstance(host, Instance):
+                        expose_buffer_properties(interpreter, host, looks_like_buffer)
+                    host_builds.append((host, tokens, layers))
+                elif host_cls is not None:
+                    host = self.build_host(host_cls, interpreter, full, device)
                     host_builds.append((host, tokens, layers))
             except Infeasible as signal:
                 result.infeasible = signal
@@ -96,18 +164,26 @@ class PoolEvaluator:
             device_builds, device_cls, settings.token_params, settings.layer_params
         )
         if host_cls is not None:
-            result.host = measure(
-                host_builds, host_cls, settings.token_params, settings.layer_params
-            )
+            result.host = self.measure_host(host_builds, host_cls)
+            result.host_claim = claimed_size(host_builds, host_cls, settings.layer_params)
         return result, reads
 
-    def evaluate(self, device_cls: ClassInfo, host_cls: ClassInfo | None = None) -> Evaluation:
+    def evaluate(
+        self,
+        device_cls: ClassInfo,
+        host_cls: ClassInfo | None = None,
+        site: ConstructionSite | None = None,
+    ) -> Evaluation:
         classes = [device_cls] + ([host_cls] if host_cls is not None else [])
         dims = dimensions(classes, self.settings)
+        if site is not None:  # the site fixes some host parameters: those do not vary
+            taken = site_config_parameters(site, self.index)
+            device_dims = dimensions([device_cls], self.settings)
+            dims = {n: d for n, d in dims.items() if n in device_dims or n in taken}
         results: list[PointResult] = []
 
         def run(values: dict[str, Any]) -> set[str]:
-            result, reads = self.run_point(device_cls, host_cls, values)
+            result, reads = self.run_point(device_cls, host_cls, values, site)
             results.append(result)
             return reads
 
@@ -121,4 +197,86 @@ class PoolEvaluator:
             return [dims[name].values.index(value) for name, value in zip(varied, key)]
 
         ordered = [by_key[key] for key in sorted(by_key, key=order)]
-        return Evaluation(device_cls, host_cls, ordered, varied, truncated)
+        return Evaluation(device_cls, host_cls, ordered, varied, truncated, site)
+
+
+class _DeviceSubstitution(cst.CSTTransformer):
+    """Replaces the site's device expression (`self.kv_cache`) by a name bound to the device
+    pool built at the config point, so `kv_cache.kv_cache_dim` reads the real attribute."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def on_leave(self, original_node, updated_node):
+        if isinstance(original_node, cst.Attribute):  # `x.kv_cache`: an attribute name stays
+            updated_node = updated_node.with_changes(attr=original_node.attr)
+        if isinstance(original_node, cst.BaseExpression) and _code(original_node) == self.text:
+            return cst.Name(DEVICE_NAME)
+        return updated_node
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _substituted(site: ConstructionSite, name: str) -> cst.BaseExpression | Unknown:
+    """The site's argument for `name`, with the device expression replaced, or why it cannot
+    be evaluated outside its function (it reads the function's own variables)."""
+    node = site.arguments[name]
+    if site.device_text is not None:
+        node = node.visit(_DeviceSubstitution(site.device_text))
+    names = _Names()
+    node.visit(names)
+    local = sorted((names.names - {DEVICE_NAME}) & site.local_names)
+    if local:
+        return Unknown(f"reads {local[0]!r}, a variable of {site.function}", site.location)
+    return node
+
+
+def site_value(
+    site: ConstructionSite, name: str, interpreter: Interpreter, device: Instance | None
+) -> Any:
+    """What the site passes for parameter `name` at this config point (Unknown if it depends
+    on something outside the audited code: server arguments, runtime state)."""
+    node = _substituted(site, name)
+    if is_unknown(node):
+        return node
+    frame = Frame(site.module, locals_={DEVICE_NAME: device} if device is not None else {})
+    try:
+        return interpreter.eval(node, frame)
+    except (Infeasible, BudgetExceeded) as signal:
+        return Unknown(signal.reason, signal.location)
+
+
+def site_config_parameters(site: ConstructionSite, index: ProjectIndex) -> set[str]:
+    """Host parameters that take config values at this site: arguments the code takes from
+    outside what can be evaluated here, and those a `**kwargs` that is not followed may pass."""
+    names = set()
+    interpreter = Interpreter(index, ConfigPoint({}))
+    for name in parameter_names(site.host):
+        if name == site.device_parameter:
+            continue
+        if name in site.arguments:
+            node = _substituted(site, name)
+            if is_unknown(node):
+                names.add(name)
+                continue
+            if site.device_text is not None and _code(node) != _code(site.arguments[name]):
+                continue  # computed from the device pool: fixed by it
+            if is_unknown(site_value(site, name, interpreter, None)):
+                names.add(name)
+        elif site.unfollowed is not None:
+            names.add(name)
+    return names

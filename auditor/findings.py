@@ -41,6 +41,7 @@ class Finding:
     points: tuple[dict[str, Any], ...] = ()  # every point where it shows, with both figures
     points_evaluated: int = 0
     pairing: str = ""
+    pairing_detail: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def sort_key(self) -> tuple:
         return (
@@ -71,4 +72,6 @@ class Finding:
             data["points_evaluated"] = self.points_evaluated
         if self.pairing:
             data["pairing"] = self.pairing
+        if self.pairing_detail:
+            data["pairing_evidence"] = self.pairing_detail
         return data

@@ -331,6 +331,13 @@ class ProjectIndex:
         # asked for from anywhere, maybe deep inside the interpreter: start from a fresh stack
         return on_fresh_stack(load)
 
+    def module_for(self, parsed: ParsedModule) -> ModuleInfo | None:
+        """The module of one discovered file, indexing it now if it was not (None: libcst
+        rejected it, or the same file was given twice)."""
+        if id(parsed) not in self._keys:
+            return None
+        return self._load(parsed)
+
     def _named(self, name: str) -> list[ModuleInfo]:
         """The indexed modules called `name`, indexing any not yet indexed."""
         for parsed in self._known.get(name, ()):

@@ -1,18 +1,28 @@
-"""Stage 6: find device pools and host mirrors, and pair each host with its candidate devices.
+"""Stage 6: find device pools and host mirrors, and pair each host with the devices it receives.
 
 A device pool is a concrete class whose constructor takes a token count and a layer count.
-A host pool is a concrete class whose constructor takes a device pool; the device parameter's
-annotation names a base class, and every concrete device pool below it is a candidate.
+A host pool is a concrete class whose constructor takes a device pool and that allocates an
+attribute of a name a device pool also allocates (or a `buffer-map` name): a class taking a device pool to stage or
+broadcast its data is not a mirror. Pairs come, in this order of precedence, from the config
+(`[tool.layout-audit.pairs]`), from the host's construction sites (sites.py: the devices that
+the code can hand it there), or, for a host built nowhere in the audited paths, from the device
+parameter's annotation (every concrete device pool below that class).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ast
+from dataclasses import dataclass, field
 
+from auditor.evaluate import Evaluation
 from auditor.index import ClassInfo, ProjectIndex, dotted
 from auditor.interpret.values import Unknown
 from auditor.matrix import constructor_parameters, parameter_names
+from auditor.measure import looks_like_buffer
+from auditor.parse import ParsedModule
+from auditor.scope import cpython_tree
 from auditor.settings import Settings
+from auditor.sites import ConstructionSite, find_sites
 
 
 @dataclass(frozen=True)
@@ -20,6 +30,8 @@ class Pair:
     host: ClassInfo
     device: ClassInfo
     evidence: str  # how the pair was decided, shown to users
+    site: ConstructionSite | None = None  # the call that builds the host, when there is one
+    detail: dict = field(default_factory=dict, compare=False, hash=False)  # evidence as data
 
 
 @dataclass
@@ -28,6 +40,13 @@ class PoolCatalog:
     hosts: list[ClassInfo]
     pairs: list[Pair]
     unresolved: list[Unknown]
+    sites: list[ConstructionSite] = field(default_factory=list)
+    not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
+
+    def add_declared(self, pairs: list[Pair]) -> None:
+        """Pairs a device pool declares in data (declared.py): counted like the others."""
+        self.pairs.extend(pairs)
+        self.hosts.extend(p.host for p in pairs if p.host not in self.hosts)
 
 
 def is_host_pool(cls: ClassInfo, settings: Settings) -> bool:
@@ -61,20 +80,198 @@ def _annotation_owner(cls: ClassInfo) -> ClassInfo:
     return init.owner if init is not None and init.owner is not None else cls
 
 
-def catalog(index: ProjectIndex, settings: Settings) -> PoolCatalog:
+def buffer_names(
+    cls: ClassInfo, trees: dict | None = None, counts: frozenset = frozenset()
+) -> set[str]:
+    """Attributes a class (its MRO) may hold tensors in: `self.x = <call>` (`torch.zeros(...)`,
+    `self.init_kv_buffer()`, `alloc(...)`), `self.x = [... for ...]`, and any `self.x_buffer`;
+    `counts` (token and layer counts) excluded."""
+    trees = {} if trees is None else trees
+    names: set[str] = set()
+    for klass in cls.mro():
+        names |= _own_buffer_names(klass, trees)
+    return names - counts
+
+
+_ALLOCATING = (ast.Call, ast.ListComp, ast.List, ast.GeneratorExp)
+
+
+def _class_node(tree: ast.Module, cls: ClassInfo) -> ast.ClassDef | None:
+    """The class's node in CPython's tree of its module, found by its qualified name."""
+    parts = cls.qualname.removeprefix(cls.module.name + ".").split(".") if cls.module.name else []
+    scope: list[ast.stmt] = tree.body
+    node = None
+    for part in parts or [cls.name]:
+        node = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == part), None)
+        if node is None:
+            return None
+        scope = node.body
+    return node
+
+
+def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
+    """Tensor-like attributes the class's own methods set, read from CPython's syntax tree
+    (a libcst visit of every method of every pool costs seconds on a whole engine)."""
+    key = ("buffers", id(cls))
+    if key in trees:
+        return trees[key]
+    tree = cpython_tree(cls.module, trees)
+    node = _class_node(tree, cls) if tree is not None else None
+    names: set[str] = set()
+    for item in ast.walk(node) if node is not None else ():
+        if isinstance(item, (ast.Assign, ast.AnnAssign)):
+            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+            allocating = isinstance(item.value, _ALLOCATING)
+            for target in targets:
+                for part in ast.walk(target):
+                    if (
+                        isinstance(part, ast.Attribute)
+                        and isinstance(part.value, ast.Name)
+                        and part.value.id == "self"
+                        and (allocating or looks_like_buffer(part.attr))
+                    ):
+                        names.add(part.attr)
+        elif (
+            isinstance(item, ast.Call)
+            and isinstance(item.func, ast.Name)
+            and item.func.id == "setattr"
+            and len(item.args) >= 3
+            and isinstance(item.args[0], ast.Name)
+            and item.args[0].id == "self"
+            and isinstance(item.args[1], ast.Constant)
+            and isinstance(item.args[1].value, str)
+            and (isinstance(item.args[2], _ALLOCATING) or looks_like_buffer(item.args[1].value))
+        ):
+            names.add(item.args[1].value)
+    trees[key] = names
+    return names
+
+
+def _annotation_pairs(
+    index: ProjectIndex, host: ClassInfo, devices: list[ClassInfo], settings: Settings
+) -> tuple[list[ClassInfo], str | Unknown]:
+    """Devices below the class the host's device parameter is annotated with, and the evidence
+    text (or why there is none)."""
+    annotation = _device_annotation(host, settings)
+    owner = _annotation_owner(host)
+    if annotation is None:
+        return [], Unknown(
+            f"host pool {host.name}: device pool parameter has no annotation to pair by",
+            host.location,
+        )
+    base = index.resolve_static(owner.module, annotation)
+    if not isinstance(base, ClassInfo):
+        return [], Unknown(
+            f"host pool {host.name}: annotation {annotation!r} is not a class in the audited tree",
+            host.location,
+        )
+    found = [c for c in index.all_subclasses(base) if c in devices]
+    return found, f"annotation {annotation} on {owner.name}.__init__"
+
+
+def _site_evidence(site: ConstructionSite) -> tuple[str, dict]:
+    parts = [f"call site {site.where()}"]
+    if site.how != "direct call":
+        parts.append(site.how)
+    guards = [g.describe() for g in site.guards if g.subject == site.device_text]
+    if guards:
+        parts.append("guards: " + ", ".join(guards))
+    if site.declared is not None:
+        parts.append(f"declared: {site.declared_from}")
+    if site.unfollowed:
+        parts.append(site.unfollowed)
+    location = site.location
+    detail = {
+        "kind": "call site",
+        "site": {
+            "path": location.path,
+            "line": location.line,
+            "column": location.column,
+            "function": site.function,
+            "how": site.how,
+        },
+        "device_argument": site.device_text,
+        "guards": guards,
+        "declared": site.declared_from or None,
+        "arguments": sorted(site.arguments),
+    }
+    return "; ".join(parts), detail
+
+
+def _pairs_at_sites(
+    host: ClassInfo,
+    written: list[ConstructionSite],
+    annotated: list[ClassInfo],
+    evidence: str | Unknown,
+    devices: list[ClassInfo],
+) -> tuple[list[Pair], list[Unknown], str | None]:
+    """Pairs of a host built at these sites; calls that cannot build it (unresolved); and, when
+    nothing says which devices it receives, why it is not taken for a host pool."""
+    pairs: list[Pair] = []
+    problems: list[Unknown] = []
+    for site in written:
+        if site.problems:  # the call would raise TypeError: nothing is built there
+            problems.extend(
+                Unknown(f"call site {site.where()}: {problem}", site.location)
+                for problem in site.problems
+            )
+            continue
+        if isinstance(evidence, Unknown) and not site.narrows():
+            continue  # neither the annotation nor the site says which devices come
+        candidates = annotated if not isinstance(evidence, Unknown) else devices
+        text, detail = _site_evidence(site)
+        if not isinstance(evidence, Unknown):
+            detail["annotation"] = evidence
+        pairs.extend(Pair(host, d, text, site, detail) for d in candidates if site.admits(d))
+    why_not = None
+    if not pairs and isinstance(evidence, Unknown):
+        why = evidence.reason.removeprefix(f"host pool {host.name}: ")
+        why_not = f"{why}, and no call site says which device pools it receives"
+    return pairs, problems, why_not
+
+
+def catalog(
+    index: ProjectIndex, settings: Settings, parsed: list[ParsedModule] | None = None
+) -> PoolCatalog:
+    """Device pools, host pools and their pairs. With `parsed` (every discovered file), hosts
+    are paired where the code builds them; without, by configuration and annotation only."""
     classes = sorted(index.all_classes(), key=lambda c: (c.module.path, c.qualname))
     concrete = [c for c in classes if not c.is_abstract()]
     devices = [c for c in concrete if is_device_pool(c, settings)]
-    hosts = [c for c in concrete if is_host_pool(c, settings)]
+    trees: dict = {}
+    counts = frozenset(settings.token_params) | frozenset(settings.layer_params)
+    device_buffers: set[str] = set(settings.buffer_map)
+    for device in devices:
+        device_buffers |= buffer_names(device, trees, counts)
+    hosts: list[ClassInfo] = []
+    not_hosts: list[tuple[ClassInfo, str]] = []
+    for cls in concrete:
+        if not is_host_pool(cls, settings):
+            continue
+        if buffer_names(cls, trees, counts) & device_buffers:
+            hosts.append(cls)
+        else:
+            not_hosts.append(
+                (cls, "takes a device pool but allocates no buffer of a device pool's name")
+            )
     pairs: list[Pair] = []
     unresolved: list[Unknown] = []
     by_name: dict[str, list[ClassInfo]] = {}
     for cls in classes:
         by_name.setdefault(cls.name, []).append(cls)
         by_name.setdefault(cls.qualname, []).append(cls)
+    configured_hosts = [
+        h for h in hosts if (settings.pairs.get(h.name) or settings.pairs.get(h.qualname))
+    ]
+    site_hosts = [h for h in hosts if h not in configured_hosts]
+    sites = (
+        find_sites(index, parsed, site_hosts, settings.device_pool_params)
+        if parsed is not None
+        else []
+    )
     for host in hosts:
         configured = settings.pairs.get(host.name) or settings.pairs.get(host.qualname)
-        if configured is not None:  # the project's config decides, not the annotation
+        if configured is not None:  # the project's config decides, not the code
             for device_name in configured:
                 matches = [d for d in by_name.get(device_name, []) if d in devices]
                 if not matches:
@@ -85,30 +282,48 @@ def catalog(index: ProjectIndex, settings: Settings) -> PoolCatalog:
                         )
                     )
                 for device in matches:
-                    pairs.append(Pair(host, device, "configured in [tool.layout-audit.pairs]"))
+                    pairs.append(
+                        Pair(
+                            host,
+                            device,
+                            "configured in [tool.layout-audit.pairs]",
+                            detail={"kind": "configured"},
+                        )
+                    )
             continue
-        annotation = _device_annotation(host, settings)
-        owner = _annotation_owner(host)
-        if annotation is None:
-            unresolved.append(
-                Unknown(
-                    f"host pool {host.name}: device pool parameter has no annotation to pair by",
-                    host.location,
+        annotated, evidence = _annotation_pairs(index, host, devices, settings)
+        written = [s for s in sites if s.host is host]
+        if written:  # built in the audited paths: the annotation is not used
+            found, problems, why_not = _pairs_at_sites(host, written, annotated, evidence, devices)
+            pairs.extend(found)
+            unresolved.extend(problems)
+            if why_not is not None:
+                not_hosts.append((host, why_not))
+            continue
+        if isinstance(evidence, Unknown):
+            unresolved.append(evidence)
+            continue
+        for device in annotated:
+            pairs.append(
+                Pair(
+                    host,
+                    device,
+                    f"{evidence} (no construction site in the audited paths)",
+                    detail={"kind": "annotation", "annotation": evidence},
                 )
             )
-            continue
-        base = index.resolve_static(owner.module, annotation)
-        if not isinstance(base, ClassInfo):
-            unresolved.append(
-                Unknown(
-                    f"host pool {host.name}: annotation {annotation!r} is not a class in the audited tree",
-                    host.location,
-                )
-            )
-            continue
-        for candidate in index.all_subclasses(base):
-            if candidate in devices:
-                pairs.append(
-                    Pair(host, candidate, f"annotation {annotation} on {owner.name}.__init__")
-                )
-    return PoolCatalog(devices, hosts, pairs, unresolved)
+    dropped = {id(cls) for cls, _ in not_hosts}
+    hosts = [h for h in hosts if id(h) not in dropped]
+    return PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts)
+
+
+def evaluate_pairs(pools: PoolCatalog, evaluator) -> list[tuple[Pair, Evaluation]]:
+    """Each pair evaluated; sites that write the same arguments share one evaluation."""
+    done: dict[tuple, Evaluation] = {}
+    evaluated = []
+    for pair in pools.pairs:
+        key = (id(pair.host), id(pair.device), pair.site.signature() if pair.site else None)
+        if key not in done:
+            done[key] = evaluator.evaluate(pair.device, pair.host, pair.site)
+        evaluated.append((pair, done[key]))
+    return evaluated

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import shutil
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,82 @@ def test_release_is_audited_without_errors(version: str) -> None:
     assert summary["files"] > 100
     assert summary["device_pools"] > 0 and summary["pairs"] > 0
     assert summary["buffers"] > 0
+
+
+INDEX_KEY_CACHE = "mem_cache/index_key_cache.py"
+# the edit: the DSA device index-K rows become bf16 keys without their scale section
+MUTATION = (
+    ("dtype=pool.index_k_with_scale_buffer_dtype,", "dtype=torch.bfloat16,"),
+    (
+        "* (pool.index_head_dim + pool.index_head_dim // pool.quant_block_size * 4),",
+        "* pool.index_head_dim,",
+    ),
+)
+
+
+def _dsa_index_k(result) -> tuple[list, list]:
+    """(LA001 findings on the declared DSA index-K pair, that pair's evaluated points)."""
+    findings = [
+        f
+        for f in result.findings
+        if f.code == "LA001"
+        and (f.host.class_name, f.device.class_name) == ("DSAIndexerPoolHost", "DSATokenToKVPool")
+    ]
+    points = [
+        point
+        for evaluation in result.evaluations
+        if evaluation.host is not None
+        and (evaluation.host.name, evaluation.device.name)
+        == ("DSAIndexerPoolHost", "DSATokenToKVPool")
+        for point in evaluation.feasible
+    ]
+    return findings, points
+
+
+def test_mutating_the_real_dsa_index_k_layout_is_found(tmp_path: Path) -> None:
+    """SGLang 0.5.23 as released: the DSA index-K device buffer (IndexKeyCache, behind a
+    property) and its declared host layout (HostPoolDecl from make_dsa_indexer_pool_decl) are
+    paired and agree at 132 B/token/layer. Made bf16 without scales on the device only, the
+    auditor reports LA001 with 132 and 256 on that pair."""
+    from auditor.engine import audit
+    from auditor.settings import load_settings
+
+    fetched = _runner().fetch("0.5.23")  # the srt folder, or every folder of the release
+    trees = list(fetched) if isinstance(fetched, (list, tuple)) else [fetched]
+    [released] = [tree for tree in trees if tree.name == "srt"]
+    others = [tree for tree in trees if tree is not released]
+    settings = load_settings(None)
+    settings.respect_gitignore = False  # the cache folder is git-ignored by this project
+
+    findings, points = _dsa_index_k(audit(trees, settings))
+    assert findings == []
+    assert points, "the declared DSA index-K pair was not evaluated"
+    compared = [
+        (p.host["index_k_with_scale_buffer"], p.device["index_k_with_scale_buffer"])
+        for p in points
+        if "index_k_with_scale_buffer" in p.host and "index_k_with_scale_buffer" in p.device
+    ]
+    resolved = [(h, d) for h, d in compared if h.resolved and d.resolved]
+    assert resolved, [d.unknown for _, d in compared]
+    assert {(h.bytes_per_token_per_layer, d.bytes_per_token_per_layer) for h, d in resolved} == {
+        (132, 132)
+    }
+
+    mutated = tmp_path / "srt"
+    shutil.copytree(released, mutated)
+    path = mutated / INDEX_KEY_CACHE
+    source = path.read_text()
+    for old, new in MUTATION:
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    path.write_text(source)
+    findings, _ = _dsa_index_k(audit([mutated, *others], settings))
+    assert len(findings) == 1, [f.message for f in findings]
+    [finding] = findings
+    assert (finding.host.bytes_per_token, finding.device.bytes_per_token) == (132, 256)
+    assert finding.host.buffer == finding.device.buffer == "index_k_with_scale_buffer"
+    assert finding.location.path.endswith("mem_cache/pool_host/dsa.py")
+    assert finding.device.location.path.endswith("mem_cache/memory_pool.py") or (
+        finding.device.location.path.endswith(INDEX_KEY_CACHE)
+    )
+    assert "132 B/token/layer vs 256 B/token/layer" in finding.message

@@ -36,6 +36,12 @@ class Expected:
     figures: Callable[[dict[str, Any]], tuple[int, int]]  # (host, device) at such a point
     points_evaluated: int
     points_showing: int
+    # where the finding is reported when not at the host formula: the call site's file (the
+    # call site's arguments make the difference), and the argument the message must name
+    at_site: str | None = None
+    argument: str | None = None
+    host_file: str = "memory_pool_host.py"  # below sglang/srt/mem_cache/
+    also: tuple[str, ...] = ()  # codes of the other findings the buggy tree gives
 
 
 def _same(host: int, device: int) -> Callable[[dict[str, Any]], tuple[int, int]]:
@@ -108,9 +114,63 @@ CASES = [
         figures=_same(576, 288),
         points_evaluated=8,
         points_showing=8,
+        also=("LA003",),  # the fp4 scale buffer has no host counterpart either
+    ),
+    Expected(
+        # SGLang 0.5.23 shape: the host size is declared in data (HostPoolDecl) and the device
+        # buffer is built by IndexKeyCache through a back-reference, exposed by a property
+        fixture="dsa_declared",
+        host_class="DSAIndexerPoolHost",
+        host_buffer="index_k_with_scale_buffer",
+        device_class="DSATokenToKVPool",
+        device_buffer="index_k_with_scale_buffer",
+        host_bytes=132,
+        device_bytes=256,
+        where="index_k_dtype=bfloat16",
+        first_config={"dtype": "bfloat16", "index_k_dtype": "bfloat16", "page_size": 1},
+        shows=lambda config: config["index_k_dtype"] == "bfloat16",
+        figures=_same(132, 256),
+        points_evaluated=16,
+        points_showing=8,
+        host_file="pool_host/dsa.py",
+    ),
+    Expected(
+        fixture="forgotten_override",
+        host_class="MLATokenToKVPoolHost",
+        host_buffer="kv_buffer",
+        device_class="NSATokenToKVPool",
+        device_buffer="kv_buffer",
+        host_bytes=576,
+        device_bytes=656,
+        where="dtype=float8_e4m3fn",
+        first_config={"dtype": "float8_e4m3fn", "page_size": 1},
+        shows=lambda config: config["dtype"] == "float8_e4m3fn",
+        figures=_same(576, 656),
+        points_evaluated=8,
+        points_showing=2,
+        at_site="sglang/srt/mem_cache/decode_offload.py",
+        argument="override_kv_cache_dim",
+    ),
+    Expected(
+        fixture="factory_dict",
+        host_class="MLATokenToKVPoolHost",
+        host_buffer="kv_buffer",
+        device_class="MLATokenToKVPoolFP4",
+        device_buffer="kv_buffer",
+        host_bytes=576,
+        device_bytes=288,
+        where="every config point",
+        first_config={"dtype": "bfloat16", "page_size": 1},
+        shows=lambda config: True,
+        figures=_same(576, 288),
+        points_evaluated=8,
+        points_showing=8,
+        also=("LA003",),  # the fp4 scale buffer has no host counterpart either
     ),
 ]
 IDS = [case.fixture for case in CASES]
+# fixture pairs of the other checks, tested in tests/test_checks_la002_la003.py
+OTHER_CHECK_FIXTURES = ["la002_size_per_token", "la003_scale_buffer"]
 
 
 def fixture_pairs() -> list[str]:
@@ -142,13 +202,15 @@ def run_json(path: str) -> tuple[int, list[dict[str, Any]]]:
 
 def test_every_fixture_pair_has_an_expected_finding() -> None:
     """A new fixture pair under fixtures/ must be added to CASES (and so to these tests)."""
-    assert fixture_pairs() == sorted(IDS)
+    assert fixture_pairs() == sorted(IDS + OTHER_CHECK_FIXTURES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_buggy_fixture_gives_exactly_the_expected_finding(case: Expected) -> None:
     code, findings = run_json(f"fixtures/{case.fixture}_buggy")
     assert code == 1
+    assert sorted(f["code"] for f in findings if f["code"] != "LA001") == sorted(case.also)
+    findings = [f for f in findings if f["code"] == "LA001"]
     assert len(findings) == 1, json.dumps(findings, indent=2)
     [finding] = findings
     assert finding["code"] == "LA001"
@@ -159,9 +221,15 @@ def test_buggy_fixture_gives_exactly_the_expected_finding(case: Expected) -> Non
         case.host_bytes,
         case.device_bytes,
     )
-    assert host["path"].endswith("sglang/srt/mem_cache/memory_pool_host.py")
+    assert host["path"].endswith(f"sglang/srt/mem_cache/{case.host_file}")
     assert device["path"].endswith("sglang/srt/mem_cache/memory_pool.py")
-    assert finding["path"] == host["path"] and finding["line"] == host["line"]
+    if case.at_site is None:  # the host class itself disagrees: reported at its formula
+        assert finding["path"] == host["path"] and finding["line"] == host["line"]
+    else:  # the arguments of one call site make the difference: reported there
+        assert finding["path"].endswith(case.at_site)
+        site = finding["pairing_evidence"]["site"]
+        assert (site["path"], site["line"]) == (finding["path"], finding["line"])
+        assert f"{case.argument} is not passed here" in finding["message"]
     # where it shows: the first point, every point listed, and the condition in the message
     assert finding["config"] == case.first_config
     assert finding["points_evaluated"] == case.points_evaluated
@@ -193,12 +261,12 @@ def test_text_output(case: Expected) -> None:
     lines = [line for line in buggy.stdout.splitlines() if " LA001 " in line]
     assert len(lines) == 1, buggy.stdout
     [line] = lines
-    assert line.startswith(
-        f"fixtures/{case.fixture}_buggy/sglang/srt/mem_cache/memory_pool_host.py:"
-    )
+    site_file = case.at_site or f"sglang/srt/mem_cache/{case.host_file}"
+    assert line.startswith(f"fixtures/{case.fixture}_buggy/{site_file}:")
     assert str(case.host_bytes) in line and str(case.device_bytes) in line
     assert case.where in line
-    assert "Found 1 finding" in buggy.stderr
+    found = 1 + len(case.also)
+    assert f"Found {found} finding{'s' if found > 1 else ''}" in buggy.stderr
 
     fixed = run_cli(f"fixtures/{case.fixture}_fixed")
     assert fixed.returncode == 0, fixed.stderr
@@ -235,7 +303,17 @@ def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
     findings = json.loads(done.stdout)
     trees = sorted({Path(f["path"]).parts[1] for f in findings})
     # mha_v_head_dim needs its own pyproject (head_dim = 192) to show; --isolated hides it
-    assert trees == ["incident_buggy", "mla_fp4_kv_buggy", "never_run", "nsa_fp8_kv_buggy"]
+    assert trees == [
+        "dsa_declared_buggy",
+        "factory_dict_buggy",
+        "forgotten_override_buggy",
+        "incident_buggy",
+        "la002_size_per_token_buggy",
+        "la003_scale_buffer_buggy",
+        "mla_fp4_kv_buggy",
+        "never_run",
+        "nsa_fp8_kv_buggy",
+    ]
     for finding in findings:
         tree = Path(finding["path"]).parts[1]
         assert Path(finding["device"]["path"]).parts[1] == tree

@@ -30,7 +30,7 @@ def config_error(path: Path | None, packs: list[str] | None = None) -> str:
 def test_bundled_sglang_pack_is_the_default():
     settings = load_settings(None)
     assert settings.packs == ["sglang"]
-    assert settings.token_params == ["size", "max_total_num_tokens"]
+    assert settings.token_params == ["size", "max_total_num_tokens", "index_buf_size"]
     assert settings.layer_params == ["layer_num", "num_layers"]
     assert settings.device_pool_params == ["device_pool", "mem_pool_device"]
     assert settings.default_dtypes[0] is torch.bfloat16

@@ -104,7 +104,10 @@ def test_buggy_grid_flags_index_k_at_bfloat16_only(buggy_grids):
     grid = buggy_grids[0]
     assert grid.varied == ["dtype", "index_k_dtype", "page_size"]
     assert grid.columns == [INDEX_K, "kv_buffer"]
-    assert grid.evidence == "annotation MLATokenToKVPool on MLATokenToKVPoolHost.__init__"
+    assert grid.evidence == (
+        "annotation MLATokenToKVPool on MLATokenToKVPoolHost.__init__"
+        " (no construction site in the audited paths)"
+    )
     assert len(grid.rows) == 16 and grid.skipped == 0
     for row in grid.rows:
         cell = row.cells[INDEX_K]

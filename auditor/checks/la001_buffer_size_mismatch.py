@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import TYPE_CHECKING, Any
 
 from auditor.evaluate import Evaluation, PointResult
 from auditor.findings import Finding, Side
 from auditor.matrix import describe_value, json_value
 from auditor.measure import BufferFigure
 from auditor.settings import Settings
+
+if TYPE_CHECKING:
+    from auditor.pairing import Pair
 
 CODE = "LA001"
 NAME = "host-device-buffer-size-mismatch"
@@ -18,7 +22,10 @@ EXPLANATION = """\
 A buffer that a host (CPU) pool mirrors from a device (GPU) pool, paired by attribute name
 (or by the rule pack's `buffer-map`), whose bytes per token per layer differ at some config
 point the code can reach. Both sides are computed from the pools' own formulas and dtypes, with
-real torch dtype sizes, across the rule pack's config matrix.
+real torch dtype sizes, across the rule pack's config matrix. A host is compared with the device
+pools its construction sites can receive (isinstance guards, declared types), built with each
+site's own arguments; when one site disagrees where another site of the same classes agrees,
+the finding is at that call and names the argument that makes the difference.
 
 ## Why it matters
 Copies between the pools (HiCache load/backup, disaggregated transfer) move bytes, not values:
@@ -171,3 +178,101 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             )
         )
     return findings
+
+
+def _agrees(evaluation: Evaluation, buffer: str, configs: list[dict], settings: Settings) -> bool:
+    """Does this evaluation's host buffer match its device buffer at every one of `configs`
+    (given on the varied dimensions of another evaluation of the same classes)?"""
+    matched = 0
+    for point in evaluation.feasible:
+        if not any(all(point.values.get(n, v) == v for n, v in c.items()) for c in configs):
+            continue
+        host = point.host.get(buffer)
+        device = device_counterpart(buffer, point.device, settings)
+        if host is None or device is None or not host.resolved or not device.resolved:
+            return False
+        if not host.same_size(device):
+            return False
+        matched += 1
+    return matched > 0
+
+
+def _argument_difference(site, other) -> list[str]:
+    """Arguments that `other` passes and `site` does not, or passes written differently."""
+    here, there = site.module.parsed, other.module.parsed
+    missing, written = [], []
+    for name, node in sorted(other.arguments.items()):
+        if name == other.device_parameter:
+            continue
+        if name not in site.arguments:
+            missing.append(f"{name} is not passed here (its default applies)")
+        elif here.code(site.arguments[name]) != there.code(node):
+            written.append(
+                f"{name}={here.code(site.arguments[name])} here, "
+                f"{name}={there.code(node)} at {other.where()}"
+            )
+    for name in sorted(set(site.arguments) - set(other.arguments)):
+        if name != site.device_parameter:
+            missing.append(f"{name} is passed here only")
+    return missing or written  # an argument left out explains more than one written otherwise
+
+
+def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) -> list[Finding]:
+    """LA001 over every pair. A disagreement that another call site of the same host and device
+    classes does not have comes from the arguments: it is reported at the call site, naming
+    them; one every site has comes from the host class and is reported at its formula, once."""
+    findings: dict[tuple, Finding] = {}
+    for pair, evaluation in evaluated:
+        for finding in check(evaluation, settings):
+            located = _at_site(pair, evaluation, finding, evaluated, settings)
+            key = (located.location, located.message)
+            if key in findings:  # the same disagreement reached through another site
+                earlier = findings[key]
+                if pair.evidence not in earlier.pairing:
+                    sites = earlier.pairing_detail.get("sites", [earlier.pairing_detail])
+                    findings[key] = dataclasses.replace(
+                        earlier,
+                        pairing=f"{earlier.pairing} | {pair.evidence}",
+                        pairing_detail={"kind": "call sites", "sites": sites + [pair.detail]},
+                    )
+            else:
+                findings[key] = located
+    return list(findings.values())
+
+
+def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
+    located = dataclasses.replace(finding, pairing=pair.evidence, pairing_detail=pair.detail)
+    site = pair.site
+    if site is None or finding.host is None:
+        return located
+    configs = [p["config"] for p in finding.points]
+    configs = [{n: _point_value(evaluation, n, v) for n, v in c.items()} for c in configs]
+    for other_pair, other in evaluated:
+        if (
+            other_pair.site is None
+            or other_pair.site is site
+            or other_pair.host is not pair.host
+            or other_pair.device is not pair.device
+            or other is evaluation
+        ):
+            continue
+        if not _agrees(other, finding.host.buffer, configs, settings):
+            continue
+        differing = _argument_difference(site, other_pair.site)
+        if not differing:
+            continue
+        message = (
+            f"{finding.message}; the call site's arguments make the difference "
+            f"(the call at {other_pair.site.where()} agrees): " + "; ".join(differing)
+        )
+        return dataclasses.replace(located, location=site.location, message=message)
+    return located
+
+
+def _point_value(evaluation: Evaluation, name: str, shown: Any) -> Any:
+    """The config value (a torch dtype, say) that a finding shows as `shown` (its JSON form)."""
+    for point in evaluation.points:
+        value = point.values.get(name)
+        if json_value(value) == shown:
+            return value
+    return shown

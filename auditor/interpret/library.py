@@ -335,6 +335,30 @@ def _checked_sum(args: list, ctx: CallContext):
     return ctx.interpreter.bounded(sum(items, start), ctx.location)
 
 
+def _any_all(which: Callable) -> Callable:
+    """`any`/`all` over a known sequence of plain values; an Unknown item decides nothing
+    unless a known item already decides the answer."""
+
+    def call(args: list, kwargs: dict, ctx: CallContext):
+        name = which.__name__
+        if len(args) != 1 or not isinstance(args[0], (list, tuple)):
+            return (
+                args[0]
+                if args and is_unknown(args[0])
+                else ctx.unknown(f"{name}() of a value not modelled")
+            )
+        known = [v for v in args[0] if isinstance(v, (bool, int, float, str, type(None)))]
+        decisive = which is all and not all(known) or which is any and any(known)
+        if decisive or len(known) == len(args[0]):
+            return which(known)
+        unknown = next((v for v in args[0] if is_unknown(v)), None)
+        if unknown is not None:
+            return unknown
+        return ctx.unknown(f"{name}() of values the interpreter does not model")
+
+    return call
+
+
 def _len(args: list, kwargs: dict, ctx: CallContext):
     if args and isinstance(args[0], (tuple, list, dict, str)):
         return len(args[0])
@@ -406,6 +430,8 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.max": _min_max(max),
     "builtins.sum": _sum,
     "builtins.len": _len,
+    "builtins.any": _any_all(any),
+    "builtins.all": _any_all(all),
     "builtins.range": _range,
     "builtins.isinstance": _isinstance,
     "builtins.hasattr": _hasattr,

@@ -12,7 +12,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.index import ClassInfo, FunctionInfo, ProjectIndex
-from auditor.interpret import library, methods
+from auditor.interpret import library, methods, records
 from auditor.interpret.control import (
     BudgetExceeded,
     ReturnSignal,
@@ -284,6 +284,9 @@ class Interpreter(Namespaces, Statements, Operators):
                 instance.incomplete = result
         elif any(k.node.decorators and _is_dataclass(k) for k in cls.mro()):
             self.init_dataclass(instance, args, kwargs, location)
+        elif records.is_record_struct(cls):
+            self.init_dataclass(instance, args, kwargs, location)
+            records.remember_field_sources(instance, arg_sources)
         elif cls.has_opaque_base():
             instance.incomplete = Unknown(
                 f"{cls.name} is constructed by a base class outside the audited tree", location

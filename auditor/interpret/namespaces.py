@@ -37,7 +37,7 @@ from auditor.interpret.values import (
 from auditor.location import Location
 
 BUILTIN_NAMES = frozenset(
-    "int float bool str abs round divmod min max sum len range isinstance hasattr getattr type "
+    "int float bool str abs round divmod min max sum len any all range isinstance hasattr getattr type "
     "tuple list dict print super object Exception ValueError NotImplementedError".split()
 )
 CONSTANTS = {"True": True, "False": False, "None": None}

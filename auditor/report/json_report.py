@@ -1,4 +1,5 @@
-"""JSON output: an array of findings (file errors included with code E902)."""
+"""JSON output: an array of findings (file errors included with code E902); with
+`--show-pairs`, one item per host/device pair after them (`"code": "PAIR"`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,36 @@ from typing import TextIO
 from auditor.engine import AuditResult
 
 
-def render(result: AuditResult, out: TextIO) -> None:
+def pair_items(result: AuditResult) -> list[dict]:
+    """Every pair with its evidence, and the classes taken for host pools but not paired."""
+    catalog = result.catalog
+    if catalog is None:
+        return []
+    items: list[dict] = [
+        {
+            "code": "PAIR",
+            "host": pair.host.name,
+            "device": pair.device.name,
+            "pairing": pair.evidence,
+            "pairing_evidence": pair.detail,
+        }
+        for pair in catalog.pairs
+    ]
+    for cls, why in catalog.not_hosts:
+        location = cls.location
+        items.append(
+            {
+                "code": "NOT-A-HOST",
+                "class": cls.name,
+                "path": location.path,
+                "line": location.line,
+                "reason": why,
+            }
+        )
+    return items
+
+
+def render(result: AuditResult, out: TextIO, show_pairs: bool = False) -> None:
     items = [
         {
             "code": "E902",
@@ -20,5 +50,7 @@ def render(result: AuditResult, out: TextIO) -> None:
         for error in result.errors
     ]
     items.extend(finding.as_json() for finding in result.findings)
+    if show_pairs:
+        items.extend(pair_items(result))
     json.dump(items, out, indent=2)
     out.write("\n")

@@ -144,12 +144,30 @@ class Grid:
         return "; ".join(parts)
 
 
+def _evidence(result: AuditResult, evaluation) -> str | None:
+    """How the pair was decided: every pair this evaluation stands for (call sites that write
+    the same arguments share one)."""
+    if result.catalog is None:
+        return None
+    texts = [
+        pair.evidence
+        for pair in result.catalog.pairs
+        if pair.host is evaluation.host
+        and pair.device is evaluation.device
+        and (
+            pair.site is evaluation.site
+            or (
+                pair.site is not None
+                and evaluation.site is not None
+                and pair.site.signature() == evaluation.site.signature()
+            )
+        )
+    ]
+    return " | ".join(dict.fromkeys(texts)) or None
+
+
 def build(result: AuditResult, settings: Settings) -> list[Grid]:
     """A grid per evaluated host/device pair; pairs with disagreements first."""
-    evidence: dict[tuple[int, int], str] = {}
-    if result.catalog is not None:
-        for pair in result.catalog.pairs:
-            evidence.setdefault((id(pair.host), id(pair.device)), pair.evidence)
     grids = []
     for evaluation in result.evaluations:
         if evaluation.host is None:
@@ -159,7 +177,7 @@ def build(result: AuditResult, settings: Settings) -> list[Grid]:
         grid = Grid(
             host=evaluation.host.name,
             device=evaluation.device.name,
-            evidence=evidence.get((id(evaluation.host), id(evaluation.device))),
+            evidence=_evidence(result, evaluation),
             varied=list(evaluation.varied),
             columns=columns,
             skipped=len(evaluation.points) - len(feasible),

@@ -25,6 +25,20 @@ def render(result: AuditResult, out: TextIO, err: TextIO, show_unresolved: bool 
     summary(result, err)
 
 
+def render_pairs(result: AuditResult, out: TextIO) -> None:
+    """`--show-pairs`: each host with the devices it receives and why (the evidence)."""
+    catalog = result.catalog
+    if catalog is None or not (catalog.pairs or catalog.not_hosts):
+        out.write("pairs: none\n")
+        return
+    out.write(f"pairs ({len(catalog.pairs)}):\n")
+    for pair in catalog.pairs:
+        out.write(f"  {pair.host.name} <- {pair.device.name}: {pair.evidence}\n")
+    for cls, why in catalog.not_hosts:
+        location = cls.location
+        out.write(f"  not a host pool: {cls.name} ({location.path}:{location.line}): {why}\n")
+
+
 def render_unresolved(result: AuditResult, out: TextIO) -> None:
     if not result.unresolved:
         out.write("unresolved: nothing\n")

@@ -1,0 +1,166 @@
+"""LA002: a host pool's own size per token disagrees with what the device pool holds."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from auditor.checks.la001_buffer_size_mismatch import _describe as describe
+from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
+from auditor.evaluate import Evaluation, PointResult
+from auditor.findings import Finding, Side
+from auditor.matrix import json_value
+from auditor.measure import BufferFigure
+from auditor.pairing import Pair
+from auditor.settings import Settings
+
+CODE = "LA002"
+NAME = "host-declared-size-mismatch"
+SUMMARY = "Host pool's size per token disagrees with the device buffers it mirrors"
+EXPLANATION = """\
+## What it finds
+A host (CPU) pool whose own figure of bytes per token (its `size_per_token` attribute, which
+SGLang hosts set from `get_size_per_token()`) differs from the bytes per token the paired device pool holds in
+the buffers that host mirrors (the device counterparts of the host's buffers, by name or
+`buffer-map`, summed), counted per layer on both sides, at a config point the code can reach.
+It is reported only where the figure also differs from the host's own mirror buffers: where the
+host's buffers are sized from the same wrong figure, LA001 already reports them.
+
+## Why it matters
+HiCache sizes the host pool from this figure (`size = host_size // size_per_token`) and uses it
+for transfer strides and memory accounting. A figure that leaves out a buffer (an index-K cache
+added to the device pool later) or uses another dtype makes the host pool hold fewer or more
+tokens than planned, or copy with the wrong stride, even when each buffer is right.
+
+## Example
+    # device: kv_buffer 576 B + index_k_with_scale_buffer 132 B per token per layer
+    # host mirrors both buffers, but
+    def get_size_per_token(self):
+        return (self.kv_lora_rank + self.qk_rope_head_dim) * self.dtype.itemsize * self.layer_num
+
+## Use instead
+Compute the figure from the buffers the host allocates (or from the device pool's own
+buffers), so every buffer added on one side is counted on the other.
+"""
+
+
+def _mirrored(
+    point: PointResult, settings: Settings
+) -> tuple[list[BufferFigure], list[BufferFigure]] | None:
+    """(host buffers, their device counterparts), or None when some figure is not known."""
+    hosts, devices = [], {}
+    pairs = []
+    for name, host_figure in sorted(point.host.items()):
+        device_figure = device_counterpart(name, point.device, settings)
+        if device_figure is None:
+            if not host_figure.resolved or host_figure.bytes_per_token_per_layer:
+                return None  # the host holds per-layer bytes of its own: cannot tell
+            continue
+        if not device_figure.resolved:
+            return None
+        pairs.append((host_figure, device_figure))
+    # widest first, so `kv_buffer` counts rather than its views `k_buffer` and `v_buffer`
+    pairs.sort(key=lambda pair: -len(pair[1].name.split(" + ")))
+    for host_figure, device_figure in pairs:
+        # each device buffer counts once, however many host views mirror it (`kv_buffer` and
+        # its halves `k_buffer`, `v_buffer`): a host buffer mirroring counted ones is a view
+        parts = device_figure.name.split(" + ")
+        if not any(part in devices for part in parts):
+            hosts.append(host_figure)
+        for part in parts:
+            devices[part] = point.device[part]
+    return (hosts, [devices[n] for n in sorted(devices)]) if devices else None
+
+
+def _total(figures: list[BufferFigure]) -> tuple[int, int] | None:
+    if not all(f.resolved for f in figures):
+        return None
+    return (
+        sum(f.bytes_per_token_per_layer or 0 for f in figures),
+        sum(f.bytes_per_token for f in figures),
+    )
+
+
+def _text(size: tuple[int, int]) -> str:
+    return f"{size[0]} B/token/layer" + (f" + {size[1]} B/token" if size[1] else "")
+
+
+def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
+    if evaluation.host is None:
+        return []
+    feasible = evaluation.feasible
+    cases = []
+    for point in feasible:
+        claim = point.host_claim
+        mirrored = _mirrored(point, settings)
+        if claim is None or not claim.resolved or mirrored is None:
+            continue
+        hosts, devices = mirrored
+        claimed = (claim.bytes_per_token_per_layer or 0, claim.bytes_per_token)
+        held = _total(devices)
+        if held is None or claimed == held or claimed == _total(hosts):
+            continue
+        cases.append((point, claim, devices, claimed, held))
+    if not cases:
+        return []
+    varied = evaluation.varied
+    point, claim, devices, claimed, held = cases[0]
+    selected = [{n: p.values[n] for n in varied} for p, *_ in cases]
+    facts = condition([{n: p.values[n] for n in varied} for p in feasible], selected, varied)
+    if facts is not None:
+        where = describe(facts) if facts else "every config point"
+    else:
+        where = describe({n: [v] for n, v in selected[0].items()}) + (
+            f" and {len(cases) - 1} more points" if len(cases) > 1 else ""
+        )
+    device_names = " + ".join(d.name for d in devices)
+    device_sum = " + ".join(f"{d.name} {d.bytes_per_token_per_layer}" for d in devices)
+    host_class, device_class = evaluation.host.name, evaluation.device.name
+    message = (
+        f"size per token: host {host_class} counts {_text(claimed)}, the device buffers it "
+        f"mirrors hold {_text(held)}: host {host_class}.{claim.name}: {claim.arithmetic}; "
+        f"device {device_class}: {device_sum} = {held[0]} B/token/layer; "
+        f"at {where} ({len(cases)} of {len(feasible)} config points)"
+    )
+    return [
+        Finding(
+            code=CODE,
+            message=message,
+            location=claim.location,
+            host=Side("host", host_class, claim.name, claim.location, claimed[0], claim.arithmetic),
+            device=Side(
+                "device",
+                device_class,
+                device_names,
+                devices[0].location,
+                held[0],
+                f"{device_sum} = {held[0]} B/token/layer",
+            ),
+            config={n: json_value(v) for n, v in selected[0].items()},
+            points=tuple(
+                {
+                    "config": {n: json_value(p.values[n]) for n in varied},
+                    "host_bytes_per_token": c[0],
+                    "device_bytes_per_token": h[0],
+                }
+                for p, _, _, c, h in cases
+            ),
+            points_evaluated=len(evaluation.points),
+        )
+    ]
+
+
+def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) -> list[Finding]:
+    """LA002 over every pair: the same figure reached through several pairs (call sites of the
+    same classes) is reported once, with each pair's evidence."""
+    findings: dict[tuple, Finding] = {}
+    for pair, evaluation in evaluated:
+        for finding in check(evaluation, settings):
+            key = (finding.location, finding.message)
+            if key not in findings:
+                findings[key] = dataclasses.replace(finding, pairing=pair.evidence)
+            elif pair.evidence not in findings[key].pairing:
+                earlier = findings[key]
+                findings[key] = dataclasses.replace(
+                    earlier, pairing=f"{earlier.pairing} | {pair.evidence}"
+                )
+    return list(findings.values())

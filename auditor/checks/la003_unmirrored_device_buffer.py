@@ -1,0 +1,180 @@
+"""LA003: a device buffer holding per-token state that no host mirror of the pool copies."""
+
+from __future__ import annotations
+
+import weakref
+
+import libcst as cst
+
+from auditor.checks.la001_buffer_size_mismatch import _describe as describe
+from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
+from auditor.declared import is_declared
+from auditor.evaluate import Evaluation
+from auditor.findings import Finding, Side
+from auditor.index import ClassInfo
+from auditor.matrix import json_value
+from auditor.settings import Settings
+
+CODE = "LA003"
+NAME = "unmirrored-device-buffer"
+SUMMARY = "Device buffer with per-token state has no host counterpart"
+EXPLANATION = """\
+## What it finds
+A device (GPU) pool buffer that holds bytes for every token (a scale buffer, an index buffer),
+in a pool whose host (CPU) mirrors copy its other buffers, when none of those mirrors (paired by
+annotation or configuration, or declared by `host_pool_decls()`) has a counterpart for it, by
+name or `buffer-map`. Only buffers measured at a config point where the host is built are
+considered; one host mirroring the buffer is enough to stay silent, and so is a host class that
+names the buffer anywhere (`self.<buffer>`, `device_pool.<buffer>`: it mirrors it under another
+layout or flag). A declared host layout, which mirrors chosen buffers only, never makes the
+others count as missing. A point where some device buffer is unresolved is skipped: that
+buffer may be the same storage (an alias or a view).
+
+## Why it matters
+HiCache backs up and loads a token's state buffer by buffer. Bytes with no host counterpart are
+never written back: after an eviction and reload the token comes back with its keys but with
+stale scales or index keys left by another token, and attention silently reads garbage.
+
+## Example
+    # device: fp4 keys plus per-block scales
+    self.k_buffer = [torch.zeros((n, heads, dim // 2), dtype=torch.uint8) ...]
+    self.k_scale_buffer = [torch.zeros((n, heads, dim // 16), dtype=torch.uint8) ...]
+    # host: mirrors k_buffer and v_buffer only
+
+## Use instead
+Give the host mirror a buffer for the state (or declare it as a host pool of its own), or reject
+the combination where the host pool is built.
+"""
+
+
+def check_device(evaluations: list[Evaluation], settings: Settings) -> list[Finding]:
+    """Findings for the device pools of `evaluations`, across all the hosts paired with each."""
+    by_device: dict[int, list[Evaluation]] = {}
+    for evaluation in evaluations:
+        if evaluation.host is not None:
+            by_device.setdefault(id(evaluation.device), []).append(evaluation)
+    findings: list[Finding] = []
+    for group in by_device.values():
+        findings.extend(_check_one(group, settings))
+    return findings
+
+
+def _host_mentions(host: ClassInfo) -> set[str]:
+    """Attributes the host's classes set on themselves or read off their device pool, on any
+    path: a buffer the host mirrors under another layout or flag is not a missing mirror."""
+    if host not in _MENTIONS:
+        _MENTIONS[host] = _scan_mentions(host)
+    return _MENTIONS[host]
+
+
+_MENTIONS: weakref.WeakKeyDictionary[ClassInfo, set[str]] = weakref.WeakKeyDictionary()
+
+
+def _scan_mentions(host: ClassInfo) -> set[str]:
+    names: set[str] = set()
+    for klass in host.mro():
+        for node in _walk(klass.node.body):
+            if isinstance(node, cst.Attribute) and isinstance(
+                node.value, (cst.Name, cst.Attribute)
+            ):
+                owner = (
+                    node.value.value if isinstance(node.value, cst.Name) else node.value.attr.value
+                )
+                if owner in ("self", "device_pool"):
+                    names.add(node.attr.value)
+    return names
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def _mirrored_names(evaluation: Evaluation, settings: Settings) -> set[str]:
+    names: set[str] = set()
+    for point in evaluation.feasible:
+        for host_name in point.host:
+            counterpart = device_counterpart(host_name, point.device, settings)
+            if counterpart is not None:
+                names.update(counterpart.name.split(" + "))
+    return names
+
+
+def _where(evaluation: Evaluation, points: list) -> str:
+    """The config points of one pair where the buffer goes unmirrored, as a condition."""
+    varied = evaluation.varied
+    every = [{n: p.values[n] for n in varied} for p in evaluation.feasible]
+    chosen = [{n: p.values[n] for n in varied} for p in points]
+    facts = condition(every, chosen, varied)
+    if facts is None:
+        return describe({n: [v] for n, v in chosen[0].items()}) + (
+            f" and {len(chosen) - 1} more points" if len(chosen) > 1 else ""
+        )
+    return describe(facts) if facts else "every config point"
+
+
+def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
+    mirrored_by = {id(e): _mirrored_names(e, settings) for e in group}
+    measured = set().union(*mirrored_by.values())
+    mirrored = set(measured)
+    for evaluation in group:
+        mirrored |= _host_mentions(evaluation.host)
+    # a declared host layout mirrors chosen buffers only: it never says the rest are missing
+    mirrors = [e for e in group if mirrored_by[id(e)] and not is_declared(e)]
+    if not mirrors:
+        return []
+    cases: dict[str, list] = {}
+    for evaluation in mirrors:
+        for point in evaluation.feasible:
+            if not all(f.resolved for f in point.device.values()):
+                continue  # an unresolved buffer may be the same storage (an alias, a view)
+            for name, figure in point.device.items():
+                if name in mirrored or not figure.resolved:
+                    continue
+                if figure.bytes_per_token_per_layer or figure.bytes_per_token:
+                    cases.setdefault(name, []).append((evaluation, point, figure))
+    device = group[0].device
+    hosts = ", ".join(sorted({e.host.name for e in mirrors}))
+    copied = ", ".join(sorted(measured))
+    findings = []
+    for name, found in sorted(cases.items()):
+        evaluation, point, figure = found[0]
+        varied = evaluation.varied
+        first = {n: json_value(point.values[n]) for n in varied}
+        shown = _where(evaluation, [p for e, p, _ in found if e is evaluation])
+        verb = "mirrors" if len(mirrors) == 1 else "mirror"
+        message = (
+            f"{name}: device {device.name}.{name} holds {figure.size_text()} that no host "
+            f"mirror copies: {figure.arithmetic}; {hosts} {verb} {copied} only; "
+            f"at {shown} ({len(found)} of {sum(len(e.feasible) for e in mirrors)} config points)"
+        )
+        findings.append(
+            Finding(
+                code=CODE,
+                message=message,
+                location=figure.location,
+                device=Side(
+                    "device",
+                    device.name,
+                    name,
+                    figure.location,
+                    figure.bytes_per_token_per_layer or 0,
+                    figure.arithmetic,
+                ),
+                config=first,
+                points=tuple(
+                    {
+                        "config": {n: json_value(p.values[n]) for n in e.varied},
+                        "host": e.host.name,
+                        "device_bytes_per_token": f.bytes_per_token_per_layer,
+                    }
+                    for e, p, f in found
+                ),
+                points_evaluated=sum(len(e.points) for e in mirrors),
+                pairing=f"hosts paired with {device.name}: {hosts}",
+            )
+        )
+    return findings

@@ -1,0 +1,34 @@
+"""Record classes without an `__init__` of their own in the tree: `msgspec.Struct` and
+`typing.NamedTuple` subclasses, whose fields are their annotated class attributes (as for
+`@dataclass`). SGLang 0.5.23 declares host pool sizes in such records (`HostPoolStorageInfo`),
+so where each field's value was written is remembered: that is where a finding points.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from auditor.index import ClassInfo
+from auditor.interpret.values import Instance
+
+RECORD_BASES = frozenset({"msgspec.Struct", "typing.NamedTuple", "NamedTuple"})
+_FIELD_TEXTS: weakref.WeakKeyDictionary[Instance, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def is_record_struct(cls: ClassInfo) -> bool:
+    """Does `cls` (or an in-tree base) derive from a record base outside the tree?"""
+    return any(base in RECORD_BASES for klass in cls.mro() for base in klass.external_bases)
+
+
+def remember_field_sources(instance: Instance, arg_sources: dict | None) -> None:
+    """Record where each keyword field's value was written (`bytes_per_token_per_layer=...`)."""
+    for key, source in (arg_sources or {}).items():
+        if isinstance(key, str) and key in instance.attrs:
+            node, frame = source
+            instance.set_sites[key] = frame.module.parsed.location(node)
+            _FIELD_TEXTS.setdefault(instance, {})[key] = frame.module.parsed.code(node)
+
+
+def field_text(instance: Instance, name: str) -> str:
+    """The source text of a field's value, when it was passed by keyword ("" otherwise)."""
+    return _FIELD_TEXTS.get(instance, {}).get(name, "")

@@ -1,0 +1,474 @@
+"""Where the audited code builds its host pools, and which device pools can reach each place.
+
+A host pool class is paired with the device pools that the code can actually hand it: at every
+call that constructs it (directly, through a class chosen by `if`/`elif` or looked up in a dict
+keyed by the device pool's type, with a `**kwargs` dict built in the same function), the
+`isinstance` guards on the path (with the negation of earlier branches of the same chain, and of
+earlier `if isinstance(...): return`), the declared type of the variable passed, and the return
+annotation of the factory it came from narrow the device classes. Only syntax is read here;
+arguments are evaluated later (evaluate.py), at each config point.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from auditor.guards import FunctionWalk, Guard, guards_of, type_subject
+from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, dotted
+from auditor.location import Location
+from auditor.matrix import constructor_parameters
+from auditor.parse import LateParseError, ParsedModule
+from auditor.scope import (
+    FunctionScope,
+    LocalNames,
+    annotation_class,
+    code_of,
+    cpython_tree,
+    functions_naming,
+)
+
+
+@dataclass(eq=False)
+class ConstructionSite:
+    """One call that constructs a host pool class, with what narrows the devices it receives."""
+
+    host: ClassInfo
+    module: ModuleInfo
+    call: cst.Call
+    function: str  # qualified name of the enclosing function ("<module>" at top level)
+    how: str  # "direct call", "class chosen in the function", "dict keyed by the device type"
+    arguments: dict[str, cst.BaseExpression]  # host parameter -> expression passed
+    device_parameter: str | None  # the host parameter that receives the device pool
+    device_text: str | None  # the expression passed for it
+    guards: tuple[Guard, ...] = ()
+    declared: ClassInfo | None = None  # declared type of the device expression
+    declared_from: str = ""
+    exact_declared: bool = False  # the device expression is a construction of `declared`
+    unfollowed: str | None = None  # `*args` / `**kwargs` that could not be followed
+    problems: list[str] = field(default_factory=list)
+    local_names: frozenset[str] = frozenset()  # names the enclosing function binds
+
+    @property
+    def location(self) -> Location:
+        return self.module.parsed.location(self.call)
+
+    def where(self) -> str:
+        location = self.location
+        return f"{location.path}:{location.line}"
+
+    def admits(self, device: ClassInfo) -> bool:
+        """Can the code hand this device class to the host at this site?"""
+        if self.declared is not None:
+            if self.exact_declared and device is not self.declared:
+                return False
+            if self.declared not in device.mro():
+                return False
+        return all(g.admits(device) for g in self.guards if g.subject == self.device_text)
+
+    def narrows(self) -> bool:
+        """Does the code here say anything of the device's class (a guard or a declared type)?"""
+        return self.declared is not None or any(
+            g.subject == self.device_text and g.classes and not g.negated for g in self.guards
+        )
+
+    def signature(self) -> tuple:
+        """What the evaluation of this site depends on: the arguments as written."""
+        module = self.module.parsed
+        passed = tuple(sorted((n, module.code(e)) for n, e in self.arguments.items()))
+        return (self.module.path, passed, self.device_parameter, self.unfollowed)
+
+
+# ---- which files to read ---------------------------------------------------------------------
+
+
+def candidate_modules(
+    index: ProjectIndex, parsed: list[ParsedModule], names: set[str]
+) -> list[ModuleInfo]:
+    """The modules whose text names a host class: a byte search, so that files the pre-filter
+    left unparsed are parsed only when they may build a host pool."""
+    needles = [name.encode() for name in names]
+    found = []
+    for module in parsed:
+        data = module.data
+        if data is None:  # parsed already: its bytes were dropped, read them again
+            try:
+                data = module.source.path.read_bytes()
+            except OSError:
+                continue
+        if any(needle in data for needle in needles):
+            info = index.module_for(module)
+            if info is not None:
+                found.append(info)
+    return found
+
+
+def _functions(module: ModuleInfo) -> Iterator[tuple[str, cst.FunctionDef, ClassInfo | None]]:
+    """Every function and method of a module, nested ones included, with its qualified name."""
+    stack: list[tuple[cst.CSTNode, str, ClassInfo | None]] = [
+        (module.parsed.tree, module.name, None)
+    ]
+    while stack:
+        node, prefix, owner = stack.pop()
+        body = node.body.body if isinstance(node, (cst.FunctionDef, cst.ClassDef)) else node.body
+        for statement in _nested_statements(body):
+            if isinstance(statement, cst.FunctionDef):
+                qualname = f"{prefix}.{statement.name.value}"
+                yield qualname, statement, owner
+                stack.append((statement, qualname, None))
+            elif isinstance(statement, cst.ClassDef):
+                cls = module.classes.get(statement.name.value) if owner is None else None
+                stack.append((statement, f"{prefix}.{statement.name.value}", cls))
+
+
+def _nested_statements(body) -> Iterator[cst.CSTNode]:
+    """Statements of a body, descending into if/try/with/for blocks (not into definitions)."""
+    pending = list(body)
+    while pending:
+        statement = pending.pop(0)
+        yield statement
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            part = getattr(statement, name, None)
+            if isinstance(part, cst.BaseSuite):
+                pending.extend(part.body)
+            elif isinstance(part, (cst.Else, cst.Finally)):
+                pending.extend(part.body.body)
+            elif isinstance(part, cst.If):
+                pending.append(part)
+        for handler in getattr(statement, "handlers", ()):
+            pending.extend(handler.body.body)
+
+
+# ---- sites -----------------------------------------------------------------------------------
+
+
+class SiteFinder:
+    """Finds the construction sites of the given host classes in the given modules."""
+
+    def __init__(
+        self,
+        index: ProjectIndex,
+        hosts: list[ClassInfo],
+        device_params: list[str],
+        names: set[str] = frozenset(),
+    ) -> None:
+        self.index = index
+        self.hosts = hosts
+        self.device_params = device_params
+        self.names = frozenset(names) | {h.name for h in hosts}  # host classes and their tables
+        self.trees: dict[str, ast.Module | None] = {}
+        self.cls_host: ClassInfo | None = None  # the host whose classmethod is being walked
+        self.callees: frozenset[str] = frozenset()
+
+    def find(self, modules: list[ModuleInfo]) -> list[ConstructionSite]:
+        sites: list[ConstructionSite] = []
+        for module in modules:
+            try:
+                module.parsed.tree  # noqa: B018 - already parsed by module_for
+            except LateParseError:
+                continue
+            aliases = {
+                bound
+                for bound, (_, attr) in module.imports.items()
+                if attr is not None and attr.rsplit(".", 1)[-1] in self.names
+            }
+            needles = self.names | aliases
+            tree = cpython_tree(module, self.trees)
+            naming = functions_naming(tree, module.name, needles) if tree is not None else None
+            for qualname, function, owner in _functions(module):
+                # `cls(...)` in a classmethod of a host class builds that class
+                self.cls_host = (
+                    owner
+                    if owner in self.hosts
+                    and any(dotted(d.decorator) == "classmethod" for d in function.decorators)
+                    else None
+                )
+                if naming is None or qualname in naming or self.cls_host is not None:
+                    sites.extend(self._in_function(module, qualname, function, owner, needles))
+        return sites
+
+    def _in_function(
+        self, module: ModuleInfo, qualname: str, function: cst.FunctionDef, owner, needles
+    ) -> list[ConstructionSite]:
+        imports = LocalNames(module, needles)
+        function.body.visit(imports)
+        if not imports.mentions and self.cls_host is None:  # names no host class nor table
+            return []
+        local_aliases = {
+            bound
+            for bound, (_, attr) in imports.bound.items()
+            if attr is not None and attr.rsplit(".", 1)[-1] in self.names
+        }
+        self.callees = needles | local_aliases
+        scope = FunctionScope(self.index, module, imports.bound)
+        walk = FunctionWalk(scope)
+        walk.block(function.body.body, ())
+        parameters = {
+            p.name.value: p
+            for p in [
+                *function.params.posonly_params,
+                *function.params.params,
+                *function.params.kwonly_params,
+            ]
+        }
+        found = []
+        for call, guards in walk.calls:
+            for host, extra, how in self._hosts_called(scope, walk, call.func):
+                site = self._site(module, qualname, call, host, guards + extra, how, walk)
+                site.local_names = frozenset(imports.names | set(imports.bound) | set(parameters))
+                self._declare(site, scope, walk, parameters, owner)
+                found.append(site)
+        return found
+
+    def _hosts_called(
+        self, scope: FunctionScope, walk: FunctionWalk, func: cst.BaseExpression, depth: int = 0
+    ) -> list[tuple[ClassInfo, tuple[Guard, ...], str]]:
+        """Host classes a call's callee can be, each with the facts that choose it."""
+        if depth > 3:
+            return []
+        if isinstance(func, cst.Name) and func.value == "cls" and self.cls_host is not None:
+            return [(self.cls_host, (), "cls() in a classmethod")]
+        name = dotted(func)
+        # resolving every callee would index every module the function imports from
+        found = scope.resolve(func) if name and name.rsplit(".", 1)[-1] in self.callees else None
+        if isinstance(found, ClassInfo):
+            return [(found, (), "direct call")] if found in self.hosts else []
+        results = []
+        if isinstance(func, cst.Name) and func.value in walk.assignments:
+            for binding in walk.assignments[func.value]:
+                for host, extra, how in self._hosts_called(scope, walk, binding.value, depth + 1):
+                    chosen = "class chosen in the function" if how == "direct call" else how
+                    results.append((host, binding.guards + extra, chosen))
+            return results
+        if isinstance(func, cst.IfExp):
+            true, false = guards_of(scope, func.test)
+            for branch, facts in ((func.body, true), (func.orelse, false)):
+                for host, extra, how in self._hosts_called(scope, walk, branch, depth + 1):
+                    results.append((host, tuple(facts) + extra, how))
+            return results
+        lookup = _dict_lookup(func)
+        if lookup is not None:
+            table_node, subject = lookup
+            for key_class, host, key_text in self._table(scope, walk, table_node):
+                if host in self.hosts:
+                    text = f"type({code_of(subject)}) is {key_text}"
+                    guard = Guard(code_of(subject), (key_class,), False, True, text)
+                    results.append((host, (guard,), "dict keyed by the device type"))
+        return results
+
+    def _table(
+        self, scope: FunctionScope, walk: FunctionWalk, node: cst.BaseExpression
+    ) -> list[tuple[ClassInfo, ClassInfo, str]]:
+        """(key class, value class, key as written) of a dict literal named by `node`, local or
+        at module level (in this module or imported), each resolved where the dict is written."""
+        if isinstance(node, cst.Name) and node.value in walk.assignments:
+            bindings = walk.assignments[node.value]
+            if len(bindings) == 1:
+                node = bindings[0].value
+        if isinstance(node, cst.Dict):
+            return _class_pairs(scope, node)
+        name = dotted(node)
+        if name is None:
+            return []
+        module, _, attr = name.rpartition(".")
+        if module:
+            target = scope.resolve(cst.parse_expression(module))
+            if not isinstance(target, ModuleInfo):
+                return []
+            where, name = target, attr
+        else:
+            source = scope.imports.get(name) or scope.module.imports.get(name)
+            where = scope.module
+            if source is not None:
+                found = self.index.find_module(source[0], scope.module)
+                if found is None or source[1] is None:
+                    return []
+                where, name = found, source[1]
+        value = _module_assignment(where, name)
+        if isinstance(value, cst.Dict):
+            return _class_pairs(FunctionScope(self.index, where, {}), value)
+        return []
+
+    def _site(self, module, qualname, call, host, guards, how, walk) -> ConstructionSite:
+        parameters = [p.name.value for p in constructor_parameters(host)]
+        arguments: dict[str, cst.BaseExpression] = {}
+        unfollowed = None
+        problems: list[str] = []
+        position = 0
+        for arg in call.args:
+            if arg.star == "*":
+                unfollowed = f"*{code_of(arg.value)} is not followed"
+                position = len(parameters)
+            elif arg.star == "**":
+                name = code_of(arg.value)
+                if name in walk.dict_keys and name not in walk.dict_unfollowed:
+                    for key, value in walk.dict_keys[name].items():
+                        arguments.setdefault(key, value)
+                else:
+                    why = walk.dict_unfollowed.get(name, "a dict not built in this function")
+                    unfollowed = f"**{name} is not followed ({why})"
+            elif arg.keyword is not None:
+                arguments[arg.keyword.value] = arg.value
+            elif position < len(parameters):
+                arguments[parameters[position]] = arg.value
+                position += 1
+            else:
+                problems.append(f"more positional arguments than {host.name}() takes")
+        device_parameter = next((p for p in parameters if p in self.device_params), None)
+        device_node = arguments.get(device_parameter) if device_parameter else None
+        return ConstructionSite(
+            host=host,
+            module=module,
+            call=call,
+            function=qualname,
+            how=how,
+            arguments=arguments,
+            device_parameter=device_parameter,
+            device_text=code_of(device_node) if device_node is not None else None,
+            guards=tuple(g for g in guards if g.classes or not g.negated),
+            unfollowed=unfollowed,
+            problems=problems,
+        )
+
+    def _declare(self, site, scope, walk, parameters, owner) -> None:
+        """The declared type of the device expression, where the code states one."""
+        text = site.device_text
+        if text is None:
+            return
+        annotation = walk.annotations.get(text)
+        source = "annotation"
+        if annotation is None and text in parameters and parameters[text].annotation is not None:
+            annotation = parameters[text].annotation.annotation
+            source = "parameter annotation"
+        if annotation is None and text.startswith("self.") and owner is not None:
+            annotation = _class_annotation(owner, text.removeprefix("self."))
+            source = "class annotation"
+        if annotation is not None:
+            site.declared = annotation_class(scope, annotation)
+            if site.declared is not None:
+                site.declared_from = f"{source} {text}: {site.declared.name}"
+            return
+        values = [b.value for b in walk.assignments.get(text, [])]
+        if len(values) != 1 or not isinstance(values[0], cst.Call):
+            return
+        callee = scope.resolve(values[0].func) if dotted(values[0].func) else None
+        if isinstance(callee, ClassInfo):
+            site.declared, site.exact_declared = callee, True
+            site.declared_from = f"{text} = {callee.name}(...)"
+        elif isinstance(callee, FunctionInfo) and callee.node.returns is not None:
+            returns = annotation_class(
+                FunctionScope(self.index, callee.module, {}), callee.node.returns.annotation
+            )
+            if returns is not None:
+                site.declared = returns
+                site.declared_from = f"{text} = {callee.name}(...) -> {returns.name}"
+
+
+def _dict_lookup(func: cst.BaseExpression):
+    """`TABLE[type(x)]` or `TABLE.get(type(x))`: (TABLE, x)."""
+    if isinstance(func, cst.Subscript) and len(func.slice) == 1:
+        index = func.slice[0].slice
+        if isinstance(index, cst.Index):
+            subject = type_subject(index.value)
+            if subject is not None:
+                return func.value, subject
+    if (
+        isinstance(func, cst.Call)
+        and isinstance(func.func, cst.Attribute)
+        and func.func.attr.value == "get"
+        and func.args
+    ):
+        subject = type_subject(func.args[0].value)
+        if subject is not None:
+            return func.func.value, subject
+    return None
+
+
+def _class_pairs(scope: FunctionScope, node: cst.Dict) -> list[tuple[ClassInfo, ClassInfo, str]]:
+    pairs = []
+    for element in node.elements:
+        if isinstance(element, cst.DictElement):
+            key, value = scope.resolve_class(element.key), scope.resolve_class(element.value)
+            if key is not None and value is not None:
+                pairs.append((key, value, code_of(element.key)))
+    return pairs
+
+
+def _host_tables(module: ModuleInfo, hosts: set[str]) -> list[str]:
+    """Names of the module-level dicts whose values name host classes."""
+    found = []
+    for statement in module.parsed.tree.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Dict):
+                values = [
+                    (dotted(e.value) or "").rsplit(".", 1)[-1]
+                    for e in small.value.elements
+                    if isinstance(e, cst.DictElement)
+                ]
+                if any(v in hosts for v in values):
+                    targets = (
+                        [t.target for t in small.targets]
+                        if isinstance(small, cst.Assign)
+                        else [small.target]
+                    )
+                    found.extend(t.value for t in targets if isinstance(t, cst.Name))
+    return found
+
+
+def _module_assignment(module: ModuleInfo, name: str) -> cst.BaseExpression | None:
+    for statement in module.parsed.tree.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name) and target.target.value == name:
+                            return small.value
+                elif (
+                    isinstance(small, cst.AnnAssign)
+                    and isinstance(small.target, cst.Name)
+                    and small.target.value == name
+                ):
+                    return small.value
+    return None
+
+
+def _class_annotation(owner: ClassInfo, attribute: str) -> cst.BaseExpression | None:
+    for cls in owner.mro():
+        for statement in cls.node.body.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if (
+                        isinstance(small, cst.AnnAssign)
+                        and isinstance(small.target, cst.Name)
+                        and small.target.value == attribute
+                    ):
+                        return small.annotation.annotation
+    return None
+
+
+def find_sites(
+    index: ProjectIndex,
+    parsed: list[ParsedModule],
+    hosts: list[ClassInfo],
+    device_params: list[str],
+) -> list[ConstructionSite]:
+    """Every construction site of the host classes, in files whose text names one of them."""
+    if not hosts:
+        return []
+    names = {h.name for h in hosts}
+    modules = candidate_modules(index, parsed, names)
+    # a module-level table of host classes, used from a file that names none of them
+    tables = {t for m in modules for t in _host_tables(m, names)} - names
+    if tables:
+        seen = {id(m) for m in modules}
+        more = candidate_modules(index, parsed, tables)
+        modules.extend(m for m in more if id(m) not in seen)
+    modules.sort(key=lambda m: m.path)
+    return SiteFinder(index, hosts, device_params, tables).find(modules)
