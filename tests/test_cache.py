@@ -430,3 +430,19 @@ def test_old_entries_are_pruned(project, capsys, monkeypatch):
         helper.write_text(f"class Edit{edit}:\n    pass\n")
         run(capsys, "fixtures/incident_buggy")
     assert len(list((cache_dir(project) / "results").glob("*.json"))) == 2
+
+
+def test_a_file_newly_naming_a_host_class_is_read_again(project, capsys, monkeypatch):
+    """Pairing searches every file's bytes for host class names (construction sites): a file
+    that starts naming one, with no class of its own changing, must not reuse the result."""
+    other = project / "fixtures" / "incident_buggy" / "sglang" / "srt" / "unrelated.py"
+    other.write_text("def helper():\n    return 1\n")
+    run(capsys, "fixtures/incident_buggy", "--output-format", "json")
+    parses = count_libcst_parses(monkeypatch)
+    other.write_text(
+        "from sglang.srt.mem_cache.memory_pool_host import MLATokenToKVPoolHost\n\n\n"
+        "def build(device_pool):\n    return MLATokenToKVPoolHost(device_pool, 2.0, 0, 1)\n"
+    )
+    again = run(capsys, "fixtures/incident_buggy", "--output-format", "json")
+    assert parses, "the stored result was reused although a file now names the host class"
+    assert again == run(capsys, "fixtures/incident_buggy", "--output-format", "json", "--no-cache")
