@@ -296,6 +296,12 @@ def test_a_planted_clean_result_under_another_key_hides_nothing(project, capsys)
     assert run(capsys, buggy, "--output-format", "json") == reference
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="since the merge of construction sites (main 89c4f9b) a result holds a ParsedModule "
+    "(via its sites), which the JSON form cannot store: whole results are not cached until "
+    "sites get a stored form",
+)
 def test_a_forged_result_under_the_right_key_hides_nothing(project, capsys):
     """The same, with the inner key rewritten to the buggy tree's: only the seal (an HMAC with
     a secret kept outside the project) tells it from a genuine entry, and it fails."""
@@ -371,6 +377,12 @@ def test_only_a_cache_folder_is_removed(tmp_path):
     assert victim.is_dir()
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="since the merge of construction sites (main 89c4f9b) a result holds a ParsedModule "
+    "(via its sites), which the JSON form cannot store: whole results are not cached until "
+    "sites get a stored form",
+)
 def test_round_trip_keeps_every_field_and_shared_classes(project):
     """dump/load on a real result: equal JSON-visible facts, and one stand-in per class."""
     from auditor.engine import audit
