@@ -53,11 +53,19 @@ exit codes:
 """
 
 
+def _checks_help() -> str:
+    """The checks, from their modules, so `--help` lists what `--explain` can explain."""
+    from auditor.checks import CHECKS
+
+    lines = [f"  {code}  {module.SUMMARY}" for code, module in sorted(CHECKS.items())]
+    return "checks (--explain CODE for details):\n" + "\n".join(lines) + "\n\n"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="layout-audit",
         description=DESCRIPTION,
-        epilog=EPILOG,
+        epilog=_checks_help() + EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

@@ -300,3 +300,16 @@ def test_a_closed_pipe_stops_quietly():
     child.wait(timeout=120)
     assert "Traceback" not in err
     assert "BrokenPipeError" not in err
+
+
+def test_help_lists_every_check_with_its_summary(capsys):
+    import pytest as _pytest
+
+    from auditor.checks import CHECKS
+    from auditor.cli import main
+
+    with _pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for code, module in CHECKS.items():
+        assert f"{code}  {module.SUMMARY}" in out
