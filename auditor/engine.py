@@ -124,7 +124,11 @@ def may_define_pools(parsed: list[ParsedModule], settings: Settings) -> set[int]
     an `import ... as` alias of one is kept too, until nothing changes. Other modules cannot
     define a pool; they are indexed only if resolving a name needs them.
     """
-    words = set(settings.layer_params) | set(settings.device_pool_params)
+    words = (
+        set(settings.layer_params)
+        | set(settings.device_pool_params)
+        | set(settings.buffer_info_params)
+    )
     kept: set[int] = set()
     names: set[str] = set()  # classes that may be pools, or derive from one
     aliases: list[tuple[str, str]] = []

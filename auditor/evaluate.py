@@ -95,7 +95,7 @@ class PoolEvaluator:
         kwargs: dict[str, Any] = {}
         where = site.where()
         for name in parameter_names(site.host):
-            if name == site.device_parameter:
+            if name == site.device_parameter and not site.via_record:
                 kwargs[name] = device
             elif name in site.arguments:
                 value = site_value(site, name, interpreter, device)

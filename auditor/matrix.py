@@ -52,7 +52,10 @@ def dimensions(classes: list[ClassInfo], settings: Settings) -> dict[str, Dimens
     """Every parameter of the constructors that the rule packs give values for."""
     found: dict[str, Dimension] = {}
     fixed = (
-        set(settings.token_params) | set(settings.layer_params) | set(settings.device_pool_params)
+        set(settings.token_params)
+        | set(settings.layer_params)
+        | set(settings.device_pool_params)
+        | set(settings.buffer_info_params)
     )
     for cls in classes:
         code = cls.module.parsed.code
