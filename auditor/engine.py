@@ -93,8 +93,12 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
         )
     if evaluation.points and not feasible:
         first = evaluation.points[0]
-        reason = first.failure or Unknown(
-            f"no feasible config point: {first.infeasible.reason}", first.infeasible.location
+        reason = (
+            first.failure
+            if first.failure is not None  # an Unknown has no truth value
+            else Unknown(
+                f"no feasible config point: {first.infeasible.reason}", first.infeasible.location
+            )
         )
         into.setdefault((pair, reason.reason), Unresolved(pair, reason))
     for point in evaluation.points:

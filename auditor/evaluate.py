@@ -151,6 +151,14 @@ class PoolEvaluator:
                 elif host_cls is not None:
                     host = self.build_host(host_cls, interpreter, full, device)
                     host_builds.append((host, tokens, layers))
+                if (
+                    host_cls is not None
+                    and isinstance(host, Instance)
+                    and host.may_raise is not None
+                ):
+                    # the code may reject this (device, host) here: no figure is trusted
+                    why = host.may_raise
+                    result.failure = Unknown(f"host {host.cls.name}: {why.reason}", why.location)
             except Infeasible as signal:
                 result.infeasible = signal
             except BudgetExceeded as signal:

@@ -303,7 +303,17 @@ def _pairs_at_sites(
         text, detail = _site_evidence(site)
         if not isinstance(evidence, Unknown):
             detail["annotation"] = evidence
-        pairs.extend(Pair(host, d, text, site, detail) for d in candidates if site.admits(d))
+        admitted = [Pair(host, d, text, site, detail) for d in candidates if site.admits(d)]
+        if site.via_record and not admitted:  # say so: the record's maker is not known here
+            said = site.declared_from or ", ".join(g.describe() for g in site.guards) or "?"
+            problems.append(
+                Unknown(
+                    f"call site {site.where()}: none of the {evidence} can be "
+                    f"{site.device_text} here ({said})",
+                    site.location,
+                )
+            )
+        pairs.extend(admitted)
     why_not = None
     if not pairs and isinstance(evidence, Unknown):
         why = evidence.reason.removeprefix(f"host pool {host.name}: ")

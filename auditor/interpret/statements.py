@@ -141,6 +141,10 @@ class Statements:
                 receiver.attrs[attr] = unknown
             if calls and receiver.incomplete is None:
                 receiver.incomplete = unknown
+            if receiver.may_raise is None and _raises(statements):
+                receiver.may_raise = Unknown(
+                    f"may raise on a path that could not be decided: {why}", location
+                )
         if returns and frame.undecided_return is None and not frame.declarative:
             frame.undecided_return = Unknown(
                 f"return value depends on an undecided path: {why}", location
@@ -272,3 +276,15 @@ _AUG_TO_BINARY = {
     cst.BitOrAssign: cst.BitOr,
     cst.BitXorAssign: cst.BitXor,
 }
+
+
+def _raises(statements: list) -> bool:
+    """Does a block contain a `raise` (outside nested definitions)?"""
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Raise):
+            return True
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            pending.extend(node.children)
+    return False
