@@ -151,14 +151,9 @@ class PoolEvaluator:
                 elif host_cls is not None:
                     host = self.build_host(host_cls, interpreter, full, device)
                     host_builds.append((host, tokens, layers))
-                if (
-                    host_cls is not None
-                    and isinstance(host, Instance)
-                    and host.may_raise is not None
-                ):
-                    # the code may reject this (device, host) here: no figure is trusted
-                    why = host.may_raise
-                    result.failure = Unknown(f"host {host.cls.name}: {why.reason}", why.location)
+                rejection = _may_reject(host) if host_cls is not None else None
+                if rejection is not None:  # the code may refuse this pair here: no figure
+                    result.failure = rejection
             except Infeasible as signal:
                 result.infeasible = signal
             except BudgetExceeded as signal:
@@ -206,6 +201,24 @@ class PoolEvaluator:
 
         ordered = [by_key[key] for key in sorted(by_key, key=order)]
         return Evaluation(device_cls, host_cls, ordered, varied, truncated, site)
+
+
+OUTSIDE = "(outside the audited tree)"  # how the interpreter words a call it cannot follow
+
+
+def _may_reject(host: Any) -> Unknown | None:
+    """Why the host's constructor may raise at this point on a path the interpreter could not
+    decide, or None. A raise decided by the machine the code runs on (`psutil`, environment
+    variables: a call outside the audited tree, such as the host-memory check every HiCache
+    host makes) is not a refusal of the pair and is passed over, as before; one undecided for
+    another reason (a loop over a `**kwargs` value that is not followed) may be the code
+    rejecting this device's record (0.5.23's MLA host raises for FP4 scales)."""
+    if not isinstance(host, Instance):
+        return None
+    for why in host.may_raise:
+        if OUTSIDE not in why.reason:
+            return Unknown(f"host {host.cls.name}: {why.reason}", why.location)
+    return None
 
 
 class _DeviceSubstitution(cst.CSTTransformer):

@@ -272,3 +272,32 @@ def test_a_site_no_record_producer_can_reach_is_unresolved(tmp_path):
     assert any(
         "none of the device pools that build InfoA" in r and "kv_pool: DevB" in r for r in reasons
     ), reasons
+
+
+def test_a_raise_decided_by_the_machine_does_not_hide_the_pair(tmp_path):
+    """A host-memory style check (a call outside the audited tree decides it) is not the code
+    refusing the pair: the host is still compared, and DevA2's wider rows are reported."""
+    result = run(
+        tmp_path,
+        {
+            "pkg/checked.py": """
+                import psutil
+                import torch
+                from pkg.pools import InfoA
+
+                class CheckedHost:
+                    def __init__(self, buffer_info: InfoA, *, device_capacity_tokens):
+                        self.layer_num = len(buffer_info.buffers)
+                        if psutil.virtual_memory().available < 1:
+                            raise ValueError("Not enough host memory")
+                        self.kv_buffer = torch.zeros(
+                            (self.layer_num, device_capacity_tokens, 64), dtype=torch.uint8
+                        )
+
+                def build(kv_pool):
+                    return CheckedHost(kv_pool.get_info(), device_capacity_tokens=kv_pool.size)
+            """
+        },
+    )
+    assert ("CheckedHost", "DevA2") in pairs(result)
+    assert la001(result) == [("DevA2", 64, 128)]

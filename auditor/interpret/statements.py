@@ -141,9 +141,9 @@ class Statements:
                 receiver.attrs[attr] = unknown
             if calls and receiver.incomplete is None:
                 receiver.incomplete = unknown
-            if receiver.may_raise is None and _raises(statements):
-                receiver.may_raise = Unknown(
-                    f"may raise on a path that could not be decided: {why}", location
+            if _raises(statements):
+                receiver.may_raise.append(
+                    Unknown(f"may raise on a path that could not be decided: {why}", location)
                 )
         if returns and frame.undecided_return is None and not frame.declarative:
             frame.undecided_return = Unknown(
