@@ -88,6 +88,19 @@ class ClassInfo:
         return None
 
 
+def _path_agreement(module: ModuleInfo, dotted: str) -> int:
+    """How many trailing parts of `dotted` the module's own path spells (`sglang.srt.utils`
+    is `.../sglang/srt/utils/__init__.py` more than `.../musa/layers/utils/__init__.py`)."""
+    path = module.parsed.source.path
+    parts = list(path.parent.parts if module.is_package else path.with_suffix("").parts)
+    count = 0
+    for part in reversed(dotted.split(".")):
+        if not parts or parts.pop() != part:
+            break
+        count += 1
+    return count
+
+
 def _c3(cls: ClassInfo, visiting: set[int]) -> list[ClassInfo]:
     if id(cls) in visiting:
         return [cls]
@@ -380,6 +393,9 @@ class ProjectIndex:
             candidates = self._suffix_cache[name]
         if not candidates:
             return None
+        if len(candidates) > 1:  # prefer the module whose folders spell more of the import
+            best = max(_path_agreement(module, name) for module in candidates)
+            candidates = [m for m in candidates if _path_agreement(m, name) == best]
         if near is not None and len(candidates) > 1:
             for module in candidates:
                 if module.tree_root == near.tree_root:

@@ -48,9 +48,33 @@ def _is_dtype_parameter(param: cst.Param, code: Callable[[cst.CSTNode], str]) ->
     return False
 
 
+def flag_dimension(probe: str) -> str:
+    """The config dimension of a platform probe: `is_hip()`."""
+    return f"{probe}()"
+
+
+def switch_dimension(variable: str) -> str:
+    """The config dimension of an environment switch: `$SGLANG_USE_HND_KVCACHE`."""
+    return f"${variable}"
+
+
+def runtime_dimension(getter: str, attribute: str) -> str:
+    """The config dimension of a runtime value: `get_parallel().attn_dcp_size`."""
+    return f"{getter}().{attribute}"
+
+
 def dimensions(classes: list[ClassInfo], settings: Settings) -> dict[str, Dimension]:
-    """Every parameter of the constructors that the rule packs give values for."""
+    """Every parameter of the constructors that the rule packs give values for, and every
+    probe and switch (varied, like the rest, only once the code reads them)."""
     found: dict[str, Dimension] = {}
+    for probe, flag_values in settings.flags.items():
+        found[flag_dimension(probe)] = Dimension(flag_dimension(probe), tuple(flag_values))
+    for getter, attributes in settings.runtime.items():
+        for attribute, runtime_values in attributes.items():
+            name = runtime_dimension(getter, attribute)
+            found[name] = Dimension(name, tuple(runtime_values))
+    for variable, texts in settings.switches.items():
+        found[switch_dimension(variable)] = Dimension(switch_dimension(variable), tuple(texts))
     fixed = (
         set(settings.token_params)
         | set(settings.layer_params)

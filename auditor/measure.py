@@ -70,7 +70,14 @@ def tensors_of(value: Any) -> list[Tensor] | Unknown | None:
 
 
 def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
+    """Every buffer attribute; one holding only views of tensors another attribute holds
+    (`self.k_buffer = self.kv_buffer[0]`) is that storage again and is left out."""
     result: dict[str, list[Tensor] | Unknown] = {}
+    held: set[int] = set()
+    for value in instance.attrs.values():
+        tensors = None if is_unknown(value) else tensors_of(value)
+        if tensors is not None and not is_unknown(tensors):
+            held.update(t.ident for t in tensors if t.view_of is None)
     for name, value in instance.attrs.items():
         if is_unknown(value):
             if looks_like_buffer(name):
@@ -82,6 +89,8 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
             continue
         tensors = tensors_of(value)
         if tensors is not None:
+            if not is_unknown(tensors) and tensors and all(t.view_of in held for t in tensors):
+                continue
             result[name] = tensors
     return result
 

@@ -56,6 +56,10 @@ class Settings:
     default_dtypes: list[Any] = field(default_factory=list)
     matrix: dict[str, list[Any]] = field(default_factory=dict)
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
+    # platform probes (`is_hip()`) and environment switches (`SGLANG_X`): values to explore
+    flags: dict[str, list[bool]] = field(default_factory=dict)
+    switches: dict[str, list[str | None]] = field(default_factory=dict)
+    runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)  # getter: attr: values
     token_counts: tuple[int, int] = (8192, 16384)
     layer_counts: tuple[int, int] = (2, 3)
     select: list[str] = field(default_factory=lambda: known_codes())
@@ -189,9 +193,59 @@ def _matrix(table: Any, where: str) -> dict[str, list[Any]]:
     return result
 
 
+def _flags(table: Any, where: str) -> dict[str, list[bool]]:
+    """`probe = [false, true]`: what a platform probe such as `is_hip()` may return."""
+    _expect(table, dict, where, "a table of probe = [true/false values]")
+    result = {}
+    for name, values in table.items():
+        key = f"{where}.{name}"
+        if not name.isidentifier():
+            raise ConfigError(f"{key}: a probe is a function name, such as is_hip")
+        values = values if isinstance(values, list) else [values]
+        if not values:
+            raise ConfigError(f"{key}: expected at least one value")
+        result[name] = [_expect(v, bool, key, "true or false") for v in values]
+    return result
+
+
+def _switches(table: Any, where: str) -> dict[str, list[str | None]]:
+    """`NAME = [false, "1"]`: the texts an environment variable may hold; false is unset."""
+    _expect(table, dict, where, "a table of variable = [values]")
+    result: dict[str, list[str | None]] = {}
+    for name, values in table.items():
+        key = f"{where}.{name}"
+        values = values if isinstance(values, list) else [values]
+        if not values:
+            raise ConfigError(f"{key}: expected at least one value")
+        texts: list[str | None] = []
+        for value in values:
+            if value is False:
+                texts.append(None)
+            elif isinstance(value, str):
+                texts.append(value)
+            else:
+                raise ConfigError(
+                    f"{key}: expected strings (the variable's text) or false (unset), "
+                    f"got {type(value).__name__} {value!r}"
+                )
+        result[name] = texts
+    return result
+
+
+def _flatten(table: dict, prefix: str = "") -> dict:
+    """`kernel.enable_x = [true]` (a nested table in TOML) is the path `kernel.enable_x`."""
+    flat: dict = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
 def apply_pack(settings: Settings, data: dict, source: str) -> None:
     """Merge one rule pack (or the project's table of the same shape) into `settings`."""
-    known = {"pack", "parameters", "dtypes", "matrix", "buffer-map"}
+    known = {"pack", "parameters", "dtypes", "matrix", "buffer-map", "flags", "switches", "runtime"}
     for key in data:
         if key not in known:
             raise ConfigError(f"{source}: unknown key {key!r} (expected one of {sorted(known)})")
@@ -225,6 +279,19 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
             for v in _string_list(value, f"{source}: dtypes.default")
         ]
     settings.__dict__["matrix"].update(_matrix(data.get("matrix", {}), f"{source}: matrix"))
+    settings.flags.update(_flags(data.get("flags", {}), f"{source}: flags"))
+    settings.switches.update(_switches(data.get("switches", {}), f"{source}: switches"))
+    runtime = data.get("runtime", {})
+    _expect(runtime, dict, f"{source}: runtime", "a table of getter tables")
+    for getter, table in runtime.items():
+        where = f"{source}: runtime.{getter}"
+        if not getter.isidentifier():
+            raise ConfigError(f"{where}: a getter is a function name, such as get_parallel")
+        _expect(table, dict, where, "a table of attribute = [values]")
+        values = _matrix(_flatten(table), where)
+        for listed in values.values():  # resolved now: only the matrix resolves lazily
+            listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
+        settings.runtime.setdefault(getter, {}).update(values)
     buffer_map = data.get("buffer-map", {})
     _expect(buffer_map, dict, f"{source}: buffer-map", "a table of host name = [device names]")
     for host_name, device_names in buffer_map.items():

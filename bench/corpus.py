@@ -4,7 +4,8 @@
     python bench/corpus.py 0.5.23 --markdown docs/corpus.md
 
 Each release is fetched once with `pip download --no-deps sglang==X` into `bench/.cache/` and
-unpacked there; its `sglang/srt` tree is audited with the bundled SGLang rule pack and no other
+unpacked there; its `sglang/srt` tree (with `sglang/kernels`, where layouts such as DeepSeek-V4's
+`KVLayout` live, when the wheel has it) is audited with the bundled SGLang rule pack and no other
 configuration, in a child process so that wall time and peak memory are its own. Needs network
 access to PyPI the first time; the default test run never calls this (see the `corpus` marker).
 """
@@ -20,16 +21,23 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-RELEASES = ("0.4.6.post5", "0.5.1", "0.5.10", "0.5.23")
+RELEASES = ("0.4.6.post5", "0.4.10", "0.5.1", "0.5.5", "0.5.10", "0.5.23")
 CACHE = Path(__file__).resolve().parent / ".cache"
 
+PACKAGES = ("sglang/srt/", "sglang/kernels/")  # audited; kernels only in recent wheels
 
-def fetch(version: str, cache: Path = CACHE) -> Path:
-    """The unpacked `sglang/srt` folder of a release, downloading and unpacking it once."""
+
+def fetch(version: str, cache: Path = CACHE) -> list[Path]:
+    """The unpacked folders of a release to audit, downloading and unpacking it once."""
     target = cache / version
-    srt = target / "sglang" / "srt"
-    if srt.is_dir():
-        return srt
+    marker = target / ".unpacked"  # written once every package of PACKAGES is unpacked
+    if not marker.is_file():
+        _unpack(version, cache, target)
+        marker.write_text(" ".join(PACKAGES) + "\n")
+    return [target / p for p in PACKAGES if (target / p).is_dir()]
+
+
+def _unpack(version: str, cache: Path, target: Path) -> None:
     wheels = cache / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
@@ -50,23 +58,28 @@ def fetch(version: str, cache: Path = CACHE) -> Path:
         )
         found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
     with zipfile.ZipFile(found[0]) as wheel:
-        members = [m for m in wheel.namelist() if m.startswith("sglang/srt/") and m.endswith(".py")]
+        members = [m for m in wheel.namelist() if m.startswith(PACKAGES) and m.endswith(".py")]
         wheel.extractall(target, members)
-    return srt
 
 
-def measure(tree: Path) -> dict:
-    """Audit one tree in this process and summarise it (run in a child by `run_release`)."""
+def measure(trees: list[Path]) -> dict:
+    """Audit one release in this process and summarise it (run in a child by `run_release`)."""
     from auditor.engine import audit
     from auditor.settings import load_settings
 
     started = time.perf_counter()
     settings = load_settings(None)
     settings.respect_gitignore = False  # the cache folder is git-ignored by this project
-    result = audit([tree], settings)
+    result = audit(trees, settings)
     seconds = time.perf_counter() - started
     buffers: dict[tuple[str, str, str], bool] = {}  # (module path, class, buffer) -> resolved
+    why: dict[tuple[str, str, str], str] = {}  # the first reason a buffer is unresolved
+    infeasible: dict[tuple[str, str], str] = {}  # pools built at no config point: buffers unseen
     for evaluation in result.evaluations:
+        if not evaluation.feasible and evaluation.points:
+            skipped = evaluation.points[0].infeasible or evaluation.points[0].failure
+            key = (evaluation.device.module.path, evaluation.device.name)
+            infeasible[key] = " ".join(str(getattr(skipped, "reason", skipped)).split())
         sides = [(evaluation.device, "device")]
         if evaluation.host is not None:
             sides.append((evaluation.host, "host"))
@@ -76,6 +89,8 @@ def measure(tree: Path) -> dict:
                 for name, figure in figures.items():
                     key = (cls.module.path, cls.name, name)
                     buffers[key] = buffers.get(key, True) and figure.resolved
+                    if not figure.resolved:
+                        why.setdefault(key, " ".join(figure.unknown.reason.split()))
     in_mem_cache = {k: v for k, v in buffers.items() if "/mem_cache/" in k[0]}
     reasons = Counter(_reason_kind(item.unknown.reason) for item in result.unresolved)
     catalog = result.catalog
@@ -88,6 +103,16 @@ def measure(tree: Path) -> dict:
         "resolved": sum(buffers.values()),
         "mem_cache_buffers": len(in_mem_cache),
         "mem_cache_resolved": sum(in_mem_cache.values()),
+        "mem_cache_unresolved": [
+            f"{cls}.{name}: {why.get((path, cls, name), '?')}"
+            for (path, cls, name), ok in sorted(in_mem_cache.items(), key=lambda kv: kv[0][1:])
+            if not ok
+        ],
+        "mem_cache_infeasible": [
+            f"{cls}: {reason}"
+            for (path, cls), reason in sorted(infeasible.items(), key=lambda kv: kv[0][1])
+            if "/mem_cache/" in path
+        ],
         "findings": dict(Counter(f.code for f in result.findings)),
         "finding_lines": [f"{f.location}: {f.code} {f.message}" for f in result.findings],
         "errors": len(result.errors),
@@ -105,10 +130,10 @@ def _reason_kind(reason: str) -> str:
 
 
 def run_release(version: str) -> dict:
-    tree = fetch(version)
+    trees = fetch(version)
     started = time.perf_counter()
     child = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", sys.executable, __file__, "--measure", str(tree)],
+        ["/usr/bin/time", "-f", "%M", sys.executable, __file__, "--measure", *map(str, trees)],
         capture_output=True,
         text=True,
         check=False,
@@ -130,8 +155,9 @@ def _percent(part: int, whole: int) -> str:
 def table(rows: list[dict]) -> str:
     header = (
         "| release | files | device / host pools | pairs | buffers resolved at every point "
-        "| mem_cache buffers resolved | findings | wall | peak RSS |\n"
-        "|---|---:|---:|---:|---:|---:|---|---:|---:|\n"
+        "| mem_cache buffers resolved | mem_cache pools built at no point | findings | wall "
+        "| peak RSS |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|\n"
     )
     lines = []
     for row in rows:
@@ -141,7 +167,8 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"| {row['version']} | {row['files']} | {row['device_pools']} / {row['host_pools']} "
             f"| {row['pairs']} | {_percent(row['resolved'], row['buffers'])} "
-            f"| {_percent(row['mem_cache_resolved'], row['mem_cache_buffers'])} | {findings} "
+            f"| {_percent(row['mem_cache_resolved'], row['mem_cache_buffers'])} "
+            f"| {len(row['mem_cache_infeasible'])} | {findings} "
             f"| {row['wall']} s | {row['peak_mb']} MB |"
         )
     details = []
@@ -151,14 +178,41 @@ def table(rows: list[dict]) -> str:
             details.append(f"- {count} x {reason}")
         for line in row["finding_lines"]:
             details.append(f"- finding: `{line}`")
+        for line in row["mem_cache_unresolved"]:
+            details.append(f"- unresolved mem_cache buffer: {_short(line)}")
+        for line in row["mem_cache_infeasible"]:
+            details.append(f"- mem_cache pool built at no config point: {_short(line)}")
     return header + "\n".join(lines) + "\n" + "\n".join(details) + "\n"
+
+
+def _short(text: str, limit: int = 240) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+KEEP_BELOW = "<!-- written by hand below: kept when the table is regenerated -->"
+
+
+def write_markdown(path: Path, text: str) -> None:
+    """The generated table, then whatever was written by hand below KEEP_BELOW."""
+    kept = ""
+    if path.is_file():
+        old = path.read_text()
+        if KEEP_BELOW in old:
+            kept = old[old.index(KEEP_BELOW) :]
+    path.write_text(
+        "# layout-audit on real SGLang releases\n\n"
+        "Generated by `python bench/corpus.py --markdown docs/corpus.md` (each wheel's "
+        "`sglang/srt`, with `sglang/kernels` where the wheel has it; bundled SGLang pack, no "
+        "other config). A pool built at no config point has no buffers in the counts: it is "
+        "listed instead.\n\n" + text + ("\n" + kept if kept else "")
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("releases", nargs="*", default=list(RELEASES))
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
-    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--measure", type=Path, nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
         print(json.dumps(measure(args.measure)))
@@ -167,12 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     text = table(rows)
     print(text)
     if args.markdown:
-        args.markdown.write_text(
-            "# layout-audit on real SGLang releases\n\n"
-            "Generated by `python bench/corpus.py --markdown docs/corpus.md` "
-            "(the `sglang/srt` tree of each wheel, bundled SGLang pack, no other config).\n\n"
-            + text
-        )
+        write_markdown(args.markdown, text)
     return 0
 
 

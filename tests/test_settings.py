@@ -257,3 +257,46 @@ def test_find_config_returns_a_broken_pyproject_so_loading_reports_it(tmp_path):
 def test_find_config_ignores_a_misshapen_tool_key(tmp_path, text):
     write(tmp_path / "pyproject.toml", text)
     assert find_config([tmp_path]) in (None, tmp_path / "pyproject.toml")
+
+
+def test_flags_and_switches_come_from_the_pack_and_the_project(tmp_path):
+    bundled = load_settings(None)
+    assert bundled.flags["is_hip"] == [False] and bundled.flags["is_cuda"] == [True]
+    assert bundled.switches["SGLANG_USE_HND_KVCACHE"] == [None, "1"]
+    config = write(
+        tmp_path / "pyproject.toml",
+        """
+        [tool.layout-audit.flags]
+        is_hip = [false, true]
+
+        [tool.layout-audit.switches]
+        SGLANG_USE_HND_KVCACHE = "1"
+        MY_SWITCH = [false, "0", "yes"]
+        """,
+    )
+    settings = load_settings(config)
+    assert settings.flags["is_hip"] == [False, True]
+    assert settings.flags["is_npu"] == [False]  # the pack's, kept
+    assert settings.switches["SGLANG_USE_HND_KVCACHE"] == ["1"]
+    assert settings.switches["MY_SWITCH"] == [None, "0", "yes"]
+
+
+@pytest.mark.parametrize(
+    "table, key, words",
+    [
+        ("flags = 3", "flags", "table"),
+        ("[tool.layout-audit.flags]\nis_hip = ['yes']", "flags.is_hip", "true or false"),
+        ("[tool.layout-audit.flags]\nis_hip = []", "flags.is_hip", "at least one"),
+        ('[tool.layout-audit.flags]\n"torch.version.hip" = [true]', "flags.torch", "function name"),
+        ("switches = [1]", "switches", "table"),
+        ("[tool.layout-audit.switches]\nX = [true]", "switches.X", "false (unset)"),
+        ("[tool.layout-audit.switches]\nX = [1]", "switches.X", "strings"),
+        ("[tool.layout-audit.switches]\nX = []", "switches.X", "at least one"),
+    ],
+)
+def test_bad_flags_and_switches_name_the_file_and_the_key(tmp_path, table, key, words):
+    config = write(tmp_path / "pyproject.toml", "[tool.layout-audit]\n" + table + "\n")
+    message = config_error(config)
+    assert str(config) in message
+    assert key in message
+    assert words in message

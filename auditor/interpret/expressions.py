@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ast
+import math
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from auditor.interpret import library
+from auditor import dtypes
+from auditor.interpret import environment, library
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import (
     ClassRef,
@@ -17,6 +19,7 @@ from auditor.interpret.values import (
     Instance,
     Lambda,
     SuperProxy,
+    Tensor,
     Unknown,
     is_unknown,
 )
@@ -83,6 +86,10 @@ def _attribute(interp: Interpreter, node: cst.Attribute, frame: Frame) -> Any:
 
 def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
     container = interp.eval(node.value, frame)
+    if isinstance(container, ExternalRef) and container.name == "os.environ":
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            name = interp.eval(node.slice[0].slice.value, frame)
+            return environment.environment_item(interp.point, name, _location(frame, node))
     if isinstance(container, ExternalRef):  # typing: Optional[int], Dict[str, int] ...
         return ExternalRef(f"{container.name}[]")
     if is_unknown(container):
@@ -115,8 +122,42 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
             return container[key]
         except (KeyError, IndexError, TypeError) as error:
             return Unknown(f"lookup failed: {type(error).__name__} {key!r}", _location(frame, node))
+    if isinstance(container, Tensor):
+        return tensor_view(interp, container, keys, _location(frame, node))
     return Unknown(
         f"subscript of {type(container).__name__} is not modelled", _location(frame, node)
+    )
+
+
+def tensor_view(interp: Interpreter, tensor: Tensor, keys: list, location) -> Any:
+    """Basic indexing (`buf[0, :rows]`): a view whose shape Python's own rules give; integers
+    drop a dimension, slices keep a shortened one. Other indexing is not modelled."""
+    if len(keys) > len(tensor.shape):
+        return Unknown(f"too many indices for a tensor of shape {tensor.shape}", location)
+    shape: list[int] = []
+    for dim, key in zip(tensor.shape, keys):
+        if isinstance(key, bool) or not isinstance(key, (int, slice)):
+            return Unknown(f"tensor indexing with {key!r} is not modelled", location)
+        if isinstance(key, int):
+            if not -dim <= key < dim:
+                return Unknown(f"index {key} out of range for a dimension of {dim}", location)
+            continue
+        if any(
+            part is not None and (isinstance(part, bool) or not isinstance(part, int))
+            for part in (key.start, key.stop, key.step)
+        ):
+            return Unknown(f"tensor slice {key!r} is not modelled", location)
+        if key.step is not None and key.step <= 0:
+            return Unknown(f"tensor slice step {key.step} is not allowed", location)
+        shape.append(len(range(dim)[key]))
+    shape.extend(tensor.shape[len(keys) :])
+    return Tensor(
+        tuple(shape),
+        tensor.dtype,
+        math.prod(shape) * dtypes.itemsize(tensor.dtype),
+        location,
+        trace=tuple(interp.call_sites),
+        view_of=tensor.view_of if tensor.view_of is not None else tensor.ident,
     )
 
 
@@ -157,10 +198,11 @@ def _boolean(interp: Interpreter, node: cst.BooleanOperation, frame: Frame) -> A
     if verdict is None:
         right = interp.eval(node.right, frame)
         right_verdict = interp.truth(right)
+        why = f": {left.reason}" if is_unknown(left) else ""
         if is_and and right_verdict is False:
-            return Unknown("`and` with an undecided left side", _location(frame, node))
+            return Unknown(f"`and` with an undecided left side{why}", _location(frame, node))
         if not is_and and right_verdict is True:
-            return Unknown("`or` with an undecided left side", _location(frame, node))
+            return Unknown(f"`or` with an undecided left side{why}", _location(frame, node))
         return (
             left
             if is_unknown(left)
@@ -339,7 +381,8 @@ def _dict_comprehension(interp: Interpreter, node: cst.DictComp, frame: Frame) -
 
 
 def _lambda(interp: Interpreter, node: cst.Lambda, frame: Frame) -> Any:
-    return Lambda(node, frame.module, dict(frame.locals))
+    scope = frame.locals if frame.parent_scope is None else {**frame.parent_scope, **frame.locals}
+    return Lambda(node, frame.module, dict(scope))
 
 
 def _named(interp: Interpreter, node: cst.NamedExpr, frame: Frame) -> Any:
@@ -409,7 +452,14 @@ def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
             arg_texts = tuple(dim_text(n, frame) for n in positional_nodes)
     if isinstance(func, FunctionRef):
         return interp.call_function(
-            func.function, func.bound, args, kwargs, location, func.owner, arg_sources=sources
+            func.function,
+            func.bound,
+            args,
+            kwargs,
+            location,
+            func.owner,
+            arg_sources=sources,
+            closure=func.closure,
         )
     if isinstance(func, ClassRef):
         return interp.instantiate(func.cls, args, kwargs, location, arg_sources=sources)

@@ -12,12 +12,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor import dtypes
+from auditor.interpret import environment
 from auditor.interpret.values import (
     BoundBuiltin,
     ClassRef,
     DefaultDict,
     ExternalRef,
+    FunctionRef,
     Instance,
+    Lambda,
     Tensor,
     Unknown,
     is_unknown,
@@ -150,6 +153,27 @@ def allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | 
         nbytes,
         ctx.location,
         dims_text=tuple(ctx.arg_texts),
+        trace=tuple(ctx.interpreter.call_sites),
+    )
+
+
+def _frombuffer(args: list, kwargs: dict, ctx: CallContext):
+    """`torch.frombuffer(buf, dtype=d, count=n)`: n elements of d (the buffer's own length,
+    often an mmap the interpreter cannot follow, matters only when count is not given)."""
+    count = kwargs.get("count", args[2] if len(args) > 2 else -1)
+    dtype = kwargs.get("dtype", args[1] if len(args) > 1 else None)
+    for value in (count, dtype):
+        if is_unknown(value):
+            return value
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        return ctx.unknown("torch.frombuffer() without a known element count")
+    if not dtypes.is_dtype(dtype):
+        return ctx.unknown("torch.frombuffer() without a torch dtype")
+    return Tensor(
+        (count,),
+        dtype,
+        count * dtypes.itemsize(dtype),
+        ctx.location,
         trace=tuple(ctx.interpreter.call_sites),
     )
 
@@ -335,6 +359,26 @@ def _checked_sum(args: list, ctx: CallContext):
     return ctx.interpreter.bounded(sum(items, start), ctx.location)
 
 
+def _zip(args: list, kwargs: dict, ctx: CallContext):
+    if kwargs:
+        return ctx.unknown("zip() with keyword arguments is not modelled")
+    unknown = first_unknown(args)
+    if unknown is not None:
+        return unknown
+    if not all(isinstance(a, (list, tuple, str)) for a in args):
+        return ctx.unknown("zip() of a value the interpreter does not model")
+    return list(zip(*args))
+
+
+def _enumerate(args: list, kwargs: dict, ctx: CallContext):
+    start = kwargs.get("start", args[1] if len(args) > 1 else 0)
+    if not args or is_unknown(args[0]) or is_unknown(start):
+        return args[0] if args and is_unknown(args[0]) else ctx.unknown("enumerate() not modelled")
+    if not isinstance(args[0], (list, tuple, str)) or not isinstance(start, int):
+        return ctx.unknown("enumerate() of a value the interpreter does not model")
+    return list(enumerate(args[0], start))
+
+
 def _any_all(which: Callable) -> Callable:
     """`any`/`all` over a known sequence of plain values; an Unknown item decides nothing
     unless a known item already decides the answer."""
@@ -396,6 +440,22 @@ def _getattr(args: list, kwargs: dict, ctx: CallContext):
     return found
 
 
+def _callable(args: list, kwargs: dict, ctx: CallContext):
+    if len(args) != 1:
+        return ctx.unknown("callable() needs one argument")
+    value = args[0]
+    if is_unknown(value):
+        return value
+    if isinstance(value, (*SIMPLE, tuple, list, dict, Tensor, Record)) or dtypes.is_dtype(value):
+        return False
+    if isinstance(value, (ClassRef, BoundBuiltin, ExternalRef, FunctionRef, Lambda)):
+        return True
+    if isinstance(value, Instance):
+        found = ctx.interpreter.lookup_attribute(value, "__call__", ctx.location)
+        return found if is_unknown(found) else found is not ABSENT
+    return ctx.unknown(f"callable() of a {type(value).__name__} is not modelled")
+
+
 def _type(args: list, kwargs: dict, ctx: CallContext):
     if len(args) == 1 and isinstance(args[0], Instance):
         return ClassRef(args[0].cls)
@@ -430,6 +490,8 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.max": _min_max(max),
     "builtins.sum": _sum,
     "builtins.len": _len,
+    "builtins.zip": _zip,
+    "builtins.enumerate": _enumerate,
     "builtins.any": _any_all(any),
     "builtins.all": _any_all(all),
     "builtins.range": _range,
@@ -437,6 +499,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.hasattr": _hasattr,
     "builtins.getattr": _getattr,
     "builtins.type": _type,
+    "builtins.callable": _callable,
     "builtins.tuple": _to_tuple,
     "builtins.list": _to_list,
     "builtins.dict": _to_dict,
@@ -455,6 +518,7 @@ FUNCTIONS: dict[str, Callable] = {
     "torch.finfo": _finfo("finfo"),
     "torch.iinfo": _finfo("iinfo"),
     "torch._utils._element_size": _element_size,
+    "torch.frombuffer": _frombuffer,
     "torch.get_default_dtype": lambda args, kwargs, ctx: dtypes.torch_module().get_default_dtype(),
 }
 
@@ -480,6 +544,12 @@ def _checked_prod(args: list, ctx: CallContext):
 def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
     if name in ALLOCATORS:
         return allocate(name, args, kwargs, ctx)
+    if name in environment.ENV_GETTERS:
+        return environment.read_environment(args, kwargs, ctx)
+    if not args and not kwargs:  # a probe asks the machine; `is_cuda(tensor)` is something else
+        answer = environment.probe_answer(ctx.interpreter.point, name.rsplit(".", 1)[-1])
+        if answer is not environment.NOT_A_PROBE:
+            return answer
     function = FUNCTIONS.get(name)
     if function is None:
         return ctx.unknown(f"call to {name}() (outside the audited tree)")

@@ -12,7 +12,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.index import ClassInfo, FunctionInfo, ProjectIndex
-from auditor.interpret import library, methods, records
+from auditor.interpret import enums, environment, library, methods, records
 from auditor.interpret.control import (
     BudgetExceeded,
     ReturnSignal,
@@ -32,6 +32,7 @@ from auditor.interpret.values import (
     Instance,
     Lambda,
     ModuleRef,
+    RuntimeObject,
     SuperProxy,
     Unknown,
     is_unknown,
@@ -46,6 +47,8 @@ class ConfigPoint:
     def __init__(self, values: dict[str, Any]) -> None:
         self.values = dict(values)
         self.reads: set[str] = set()
+        # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
+        self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
 
     def read(self, name: str) -> Any:
         self.reads.add(name)
@@ -64,6 +67,7 @@ class Interpreter(Namespaces, Statements, Operators):
         self.call_sites: list[Location] = []
         self._module_namespaces: dict[int, dict] = {}
         self._class_namespaces: dict[int, dict] = {}
+        self._setters: dict[tuple[int, str], FunctionInfo | None] = {}
 
     # ---- bounds -------------------------------------------------------------------------
     def tick(self, location_of: Callable[[], Location]) -> None:
@@ -96,6 +100,8 @@ class Interpreter(Namespaces, Statements, Operators):
             return self.module_member(obj.module, name, location, set())
         if isinstance(obj, ExternalRef):
             return library.external_attribute(obj.name, name)
+        if isinstance(obj, RuntimeObject):
+            return environment.runtime_attribute(self.point, obj, name, location)
         return library.value_attribute(obj, name, location)
 
     def get_attribute(self, obj: Any, name: str, location: Location) -> Any:
@@ -167,7 +173,9 @@ class Interpreter(Namespaces, Statements, Operators):
         if is_unknown(func):
             return Unknown(f"call of an unresolved function: {func.reason}", func.location)
         if isinstance(func, FunctionRef):
-            return self.call_function(func.function, func.bound, args, kwargs, location, func.owner)
+            return self.call_function(
+                func.function, func.bound, args, kwargs, location, func.owner, closure=func.closure
+            )
         if isinstance(func, ClassRef):
             return self.instantiate(func.cls, args, kwargs, location)
         if isinstance(func, ExternalRef):
@@ -196,12 +204,18 @@ class Interpreter(Namespaces, Statements, Operators):
         location: Location,
         owner: ClassInfo | None = None,
         arg_sources: dict | None = None,
+        closure: dict | None = None,
     ) -> Any:
+        if receiver is None and function.owner is None and not args and not kwargs:
+            answer = environment.probe_answer(self.point, function.name)
+            if answer is not environment.NOT_A_PROBE:
+                return answer
         if self.depth >= self.limits.max_call_depth:
             return Unknown(f"call depth limit of {self.limits.max_call_depth} reached", location)
         if function.node.asynchronous is not None:
             return Unknown(f"async function {function.name} is not followed", location)
         frame = Frame(function.module, locals_={}, function=function)
+        frame.parent_scope = closure
         frame.owner = owner or function.owner
         frame.receiver = receiver
         positional = ([receiver] if receiver is not None else []) + list(args)
@@ -273,6 +287,8 @@ class Interpreter(Namespaces, Statements, Operators):
     def instantiate(
         self, cls: ClassInfo, args: list, kwargs: dict, location: Location, arg_sources=None
     ) -> Any:
+        if enums.is_enum(cls):
+            return enums.lookup(self, cls, args, location)
         instance = Instance(cls)
         init = cls.find_method("__init__")
         if init is not None:

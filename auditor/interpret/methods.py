@@ -102,6 +102,8 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
                 (numel(tensor.shape),), tensor.dtype, tensor.nbytes, tensor.site, (), tensor.ident
             )
         )
+    if name == "unbind":
+        return _unbind(tensor, kwargs.get("dim", args[0] if args else 0), ctx)
     if name == "to":
         target = kwargs.get("dtype", args[0] if args else None)
         if is_unknown(target):
@@ -111,6 +113,27 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
             return Tensor(tensor.shape, target, nbytes, ctx.location, tensor.dims_text)
         return tensor
     return ctx.unknown(f"tensor method {name}() is not modelled")
+
+
+def _unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
+    """`slab.unbind(0)`: one view per index of `dim`, each of the shape without it."""
+    if is_unknown(dim):
+        return dim
+    rank = len(tensor.shape)
+    if isinstance(dim, bool) or not isinstance(dim, int) or not -rank <= dim < rank:
+        return ctx.unknown(f"unbind() over dimension {dim!r} of a {rank}-dimensional tensor")
+    dim %= rank
+    count = tensor.shape[dim]
+    if count > ctx.interpreter.limits.max_sequence_length:
+        return ctx.unknown(f"unbind() into {count} tensors, over the length limit")
+    shape = tensor.shape[:dim] + tensor.shape[dim + 1 :]
+    nbytes = numel(shape) * dtypes.itemsize(tensor.dtype)
+    trace = tuple(ctx.interpreter.call_sites)
+    base = tensor.view_of if tensor.view_of is not None else tensor.ident
+    return [
+        Tensor(shape, tensor.dtype, nbytes, ctx.location, trace=trace, view_of=base)
+        for _ in range(count)
+    ]
 
 
 def _reinterpret(tensor: Tensor, dtype: Any, ctx: CallContext) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, import_bindings
-from auditor.interpret import library
+from auditor.interpret import enums, library
 from auditor.interpret.control import (
     BreakSignal,
     ContinueSignal,
@@ -30,6 +30,7 @@ from auditor.interpret.values import (
     ConfigDependency,
     ExternalRef,
     FunctionRef,
+    Instance,
     ModuleRef,
     Unknown,
     is_unknown,
@@ -37,8 +38,9 @@ from auditor.interpret.values import (
 from auditor.location import Location
 
 BUILTIN_NAMES = frozenset(
-    "int float bool str abs round divmod min max sum len any all range isinstance hasattr getattr type "
-    "tuple list dict print super object Exception ValueError NotImplementedError".split()
+    "int float bool str abs round divmod min max sum len any all range isinstance hasattr getattr "
+    "type tuple list dict print super object Exception ValueError NotImplementedError callable "
+    "zip enumerate".split()
 )
 CONSTANTS = {"True": True, "False": False, "None": None}
 
@@ -219,6 +221,11 @@ class Namespaces:
             value.evaluating = True
             try:
                 result = self.eval(value.node, value.frame)
+                owner = value.frame.class_body
+                if owner is not None and isinstance(result, Instance):
+                    self.set_name(result, owner, name, location)
+                if owner is not None and enums.is_enum(owner) and name in enums.member_names(owner):
+                    result = enums.make_member(owner, name, result)
             finally:
                 value.evaluating = False
             namespace[name] = result
@@ -238,6 +245,15 @@ class Namespaces:
             namespace[name] = result
             return result
         return value
+
+    def set_name(self, attribute: Instance, owner: ClassInfo, name: str, location) -> None:
+        """Python calls `__set_name__(owner, name)` on class attributes that define it
+        (descriptors such as `SGLANG_X = EnvBool(False)` learn their name that way)."""
+        hook = attribute.cls.find_method("__set_name__")
+        if hook is not None:
+            self.call(
+                FunctionRef(hook, attribute, hook.owner), [ClassRef(owner), name], {}, location
+            )
 
     def lookup_name(self, name: str, frame: Frame, node: cst.CSTNode) -> Any:
         if name in CONSTANTS:

@@ -11,6 +11,7 @@ from typing import Any
 
 import libcst as cst
 
+from auditor.interpret import enums, environment
 from auditor.interpret.scopes import (
     Frame,
 )
@@ -145,8 +146,29 @@ class Operators:
         if is_unknown(right):
             return right
         function = COMPARE[op_type]
+        if op_type in (cst.In, cst.NotIn) and _is_environ(right):
+            found = environment.environment_contains(self.point, left, location)
+            return found if is_unknown(found) or op_type is cst.In else not found
         if op_type in (cst.Is, cst.IsNot):
+            if isinstance(left, ExternalRef) != isinstance(right, ExternalRef):
+                # `torch.version.hip is None`: what a name outside the tree holds is unknown
+                external = left if isinstance(left, ExternalRef) else right
+                return Unknown(f"identity of {external.name} (outside the audited tree)", location)
             return function(left, right)
+        if op_type in (cst.Equal, cst.NotEqual) and enums.is_member(left) != enums.is_member(right):
+            left, right = enums.mixin_value(left), enums.mixin_value(right)
+        if (
+            op_type in (cst.In, cst.NotIn)
+            and isinstance(right, (tuple, list, frozenset))
+            and any(enums.is_member(v) != enums.is_member(left) for v in right)
+        ):
+            found = False
+            for item in right:
+                same = self.compare(cst.Equal, left, item, location)
+                if is_unknown(same):
+                    return same
+                found = found or same
+            return found if op_type is cst.In else not found
         from auditor.dtypes import is_dtype
 
         def plain(value: Any) -> bool:
@@ -169,6 +191,10 @@ class Operators:
             return function(left, right)
         except TypeError as error:
             return Unknown(f"comparison error: {error}", location)
+
+
+def _is_environ(value: Any) -> bool:
+    return isinstance(value, ExternalRef) and value.name == "os.environ"
 
 
 from auditor.interpret.expressions import EXPRESSIONS as _EXPRESSIONS  # noqa: E402

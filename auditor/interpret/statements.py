@@ -5,11 +5,12 @@ Kept apart from expressions because statements carry control flow (signals, unde
 
 from __future__ import annotations
 
+from collections import ChainMap
 from typing import Any
 
 import libcst as cst
 
-from auditor.index import FunctionInfo
+from auditor.index import ClassInfo, FunctionInfo, dotted
 from auditor.interpret.control import (
     BreakSignal,
     ContinueSignal,
@@ -27,6 +28,13 @@ from auditor.interpret.values import (
     Unknown,
     is_unknown,
 )
+
+
+def enclosing_names(frame: Frame) -> dict:
+    """What a function defined in `frame` can see besides its own locals and its module."""
+    if frame.parent_scope is None:
+        return frame.locals
+    return ChainMap(frame.locals, frame.parent_scope)
 
 
 class Statements:
@@ -77,7 +85,7 @@ class Statements:
                 self.exec_block(statement.finalbody.body.body, frame)
         elif isinstance(statement, cst.FunctionDef):
             info = FunctionInfo(statement.name.value, statement.name.value, frame.module, statement)
-            frame.locals[statement.name.value] = FunctionRef(info)
+            frame.locals[statement.name.value] = FunctionRef(info, closure=enclosing_names(frame))
         elif isinstance(statement, cst.ClassDef):
             frame.locals[statement.name.value] = Unknown(
                 "class defined inside a function", frame.module.parsed.location(statement)
@@ -137,6 +145,12 @@ class Statements:
         receiver = frame.receiver
         if isinstance(receiver, Instance):
             self_attrs = self_attrs + self.attributes_set_by_calls(receiver, statements)
+            for attr in list(self_attrs):  # what a property setter assigns is undecided too
+                setter = self.property_setter(receiver.cls, attr)
+                if setter is not None:
+                    body = setter.node.body.body
+                    self_attrs += assigned_targets(body)[1]
+                    self_attrs += self.attributes_set_by_calls(receiver, body)
             for attr in self_attrs:
                 receiver.attrs[attr] = unknown
             if calls and receiver.incomplete is None:
@@ -212,6 +226,20 @@ class Statements:
             for name in assigned_targets([cst.SimpleStatementLine([small])])[0]:
                 frame.locals.pop(name, None)
 
+    def property_setter(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        """The `@name.setter` of the property `name` that `cls` resolves to, if any."""
+        key = (id(cls), name)
+        if key not in self._setters:
+            self._setters[key] = None
+            for klass in cls.mro():
+                getter = klass.methods.get(name)
+                if getter is None:
+                    continue
+                if getter.has_decorator("property"):
+                    self._setters[key] = _find_setter(klass, name)
+                break
+        return self._setters[key]
+
     def fail(self, frame: Frame, reason: str, node: cst.CSTNode) -> None:
         """A decided `raise` or failing `assert`: the config point is infeasible.
 
@@ -234,6 +262,11 @@ class Statements:
         elif isinstance(target, cst.Attribute):
             obj = self.eval(target.value, frame)
             if isinstance(obj, Instance):
+                setter = self.property_setter(obj.cls, target.attr.value)
+                if setter is not None:  # `self.width = 7` runs `@width.setter`
+                    location = module.parsed.location(target)
+                    self.call_function(setter, obj, [value], {}, location, setter.owner)
+                    return
                 obj.attrs[target.attr.value] = value
                 obj.set_sites[target.attr.value] = module.parsed.location(target)
         elif isinstance(target, (cst.Tuple, cst.List)):
@@ -260,6 +293,15 @@ class Statements:
                             container[key] = value
                         except (TypeError, IndexError):
                             pass
+
+
+def _find_setter(klass: ClassInfo, name: str) -> FunctionInfo | None:
+    for statement in klass.node.body.body:
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
+            if any(dotted(d.decorator) == f"{name}.setter" for d in statement.decorators):
+                qualname = f"{klass.qualname}.{name}"
+                return FunctionInfo(name, qualname, klass.module, statement, klass)
+    return None
 
 
 _AUG_TO_BINARY = {

@@ -45,6 +45,7 @@ class Tensor:
     dims_text: tuple[str, ...] = ()
     ident: int = field(default_factory=lambda: next(_tensor_ids))
     trace: tuple[Location, ...] = ()  # audited call sites active when it was allocated
+    view_of: int | None = None  # a view (`buf[0]`, `unbind`): the ident of the tensor it reads
 
 
 @dataclass(eq=False)
@@ -72,6 +73,8 @@ class FunctionRef:
     function: FunctionInfo
     bound: Any = None
     owner: ClassInfo | None = None
+    # a function defined inside another: the enclosing call's names (live, as Python's cells)
+    closure: dict | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,6 +110,15 @@ class Lambda:
     node: cst.Lambda
     module: ModuleInfo
     scope: dict
+
+
+@dataclass(frozen=True)
+class RuntimeObject:
+    """What a process-wide runtime getter returns (`get_parallel()`), or an object inside it
+    (`get_exec().kernel`): its attributes are config dimensions from the rule pack's
+    `[runtime.<getter>]` table, named by their path (`get_exec().kernel.enable_x`)."""
+
+    path: str
 
 
 @dataclass(frozen=True)

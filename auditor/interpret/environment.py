@@ -1,0 +1,85 @@
+"""Platform probes and environment switches, answered from the config point.
+
+`_is_hip = is_hip()` and `os.getenv("SGLANG_X")` describe the machine the engine runs on, not
+the one auditing it: their answers are config dimensions whose values come from the rule pack
+(`[flags]`, `[switches]`). A probe or variable the pack does not list stays Unknown.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from auditor.interpret.values import RuntimeObject, Unknown, is_unknown
+from auditor.matrix import flag_dimension, switch_dimension
+
+if TYPE_CHECKING:
+    from auditor.interpret.library import CallContext
+    from auditor.interpret.machine import ConfigPoint
+
+NOT_A_PROBE = object()
+
+# How code reads the environment: os.getenv(name[, default]), os.environ.get(name[, default])
+ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "posix.getenv"})
+
+
+def probe_answer(point: ConfigPoint, name: str) -> Any:
+    """The configured answer of probe `name()` (called without arguments) at this point (a runtime getter's object for
+    `get_parallel()`), or NOT_A_PROBE."""
+    dimension = flag_dimension(name)
+    if dimension in point.values:
+        return point.read(dimension)
+    if name in point.runtime_getters:
+        return RuntimeObject(f"{name}()")
+    return NOT_A_PROBE
+
+
+def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, location) -> Any:
+    """`get_parallel().attn_dcp_size`: the configured value, an object holding configured
+    values (`get_exec().kernel`), or Unknown when the pack lists nothing there."""
+    dimension = f"{obj.path}.{name}"
+    if dimension in point.values:
+        return point.read(dimension)
+    if any(key.startswith(dimension + ".") for key in point.values):
+        return RuntimeObject(dimension)
+    getter = obj.path.split("()", 1)[0]
+    return Unknown(f"{dimension} is not in the rule pack's [runtime.{getter}] table", location)
+
+
+def variable_text(point: ConfigPoint, name: Any, location) -> Any:
+    """The text of environment variable `name` at this point (None when unset), or Unknown."""
+    if is_unknown(name):
+        return name
+    if not isinstance(name, str):
+        return Unknown(f"environment variable named by a non-string {name!r}", location)
+    dimension = switch_dimension(name)
+    if dimension not in point.values:
+        return Unknown(
+            f"environment variable {name} is not a switch of the rule pack ([switches])", location
+        )
+    return point.read(dimension)
+
+
+def read_environment(args: list, kwargs: dict, ctx: CallContext) -> Any:
+    """`os.getenv(name, default=None)` and `os.environ.get(name, default=None)`."""
+    if not args and "key" not in kwargs:
+        return ctx.unknown("environment read without a variable name")
+    name = args[0] if args else kwargs["key"]
+    default = args[1] if len(args) > 1 else kwargs.get("default")
+    text = variable_text(ctx.interpreter.point, name, ctx.location)
+    if is_unknown(text):
+        return text
+    return default if text is None else text
+
+
+def environment_item(point: ConfigPoint, name: Any, location) -> Any:
+    """`os.environ[name]`: the text, or Unknown when unset (a KeyError is not followed)."""
+    text = variable_text(point, name, location)
+    if text is None:
+        return Unknown(f"os.environ[{name!r}] with {name} unset raises KeyError", location)
+    return text
+
+
+def environment_contains(point: ConfigPoint, name: Any, location) -> Any:
+    """`name in os.environ`."""
+    text = variable_text(point, name, location)
+    return text if is_unknown(text) else text is not None
