@@ -151,7 +151,9 @@ class PoolEvaluator:
                 elif host_cls is not None:
                     host = self.build_host(host_cls, interpreter, full, device)
                     host_builds.append((host, tokens, layers))
-                rejection = _may_reject(host) if host_cls is not None else None
+                # a host built from a record validates the record: it may refuse this one
+                via_record = site is not None and site.via_record
+                rejection = _may_reject(host) if host_cls is not None and via_record else None
                 if rejection is not None:  # the code may refuse this pair here: no figure
                     result.failure = rejection
             except Infeasible as signal:
@@ -207,8 +209,10 @@ OUTSIDE = "(outside the audited tree)"  # how the interpreter words a call it ca
 
 
 def _may_reject(host: Any) -> Unknown | None:
-    """Why the host's constructor may raise at this point on a path the interpreter could not
-    decide, or None. A raise decided by the machine the code runs on (`psutil`, environment
+    """Why a host built from a record may raise at this point on a path the interpreter could
+    not decide, or None (hosts taking the device pool itself keep the old rule: an undecided
+    raise is passed over; making it unresolved hides pairs such as 0.5.23's K-only host, whose
+    checks are on other arguments). A raise decided by the machine the code runs on (`psutil`, environment
     variables: a call outside the audited tree, such as the host-memory check every HiCache
     host makes) is not a refusal of the pair and is passed over, as before; one undecided for
     another reason (a loop over a `**kwargs` value that is not followed) may be the code
