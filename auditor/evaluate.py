@@ -133,6 +133,7 @@ class PoolEvaluator:
         reads: set[str] = set()
         result = PointResult(values)
         t3 = t2 + (t2 - t1)  # a fifth build checks that bytes really are linear in tokens
+        refused: Unknown | None = None
         for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
             full = dict(values)
             full.update({name: tokens for name in settings.token_params})
@@ -153,9 +154,8 @@ class PoolEvaluator:
                     host_builds.append((host, tokens, layers))
                 # a host built from a record validates the record: it may refuse this one
                 via_record = site is not None and site.via_record
-                rejection = _may_reject(host) if host_cls is not None and via_record else None
-                if rejection is not None:  # the code may refuse this pair here: no figure
-                    result.failure = rejection
+                if host_cls is not None and via_record and refused is None:
+                    refused = _may_reject(host)  # the code may refuse this pair here
             except Infeasible as signal:
                 result.infeasible = signal
             except BudgetExceeded as signal:
@@ -168,6 +168,9 @@ class PoolEvaluator:
         result.device = measure(
             device_builds, device_cls, settings.token_params, settings.layer_params
         )
+        if refused is not None:  # the device's figures stand; the host's are not compared
+            result.failure = refused
+            return result, reads
         if host_cls is not None:
             result.host = self.measure_host(host_builds, host_cls)
             result.host_claim = claimed_size(host_builds, host_cls, settings.layer_params)
