@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from auditor import __version__
+from auditor.cache import CACHE_DIR_NAME
 from auditor.checks import CHECKS
 from auditor.settings import ConfigError, find_config, load_settings
 
@@ -109,8 +110,36 @@ def build_parser() -> argparse.ArgumentParser:
         "--exit-zero", action="store_true", help="exit 0 even when there are findings"
     )
     parser.add_argument("--explain", metavar="CODE", help="explain a check and exit")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=f"neither read nor write the cache ({CACHE_DIR_NAME}/ at the project root)",
+    )
+    parser.add_argument(
+        "--clean-cache",
+        action="store_true",
+        help="remove the cache folder and exit (also `layout-audit clean`, when no file or "
+        "folder named clean exists)",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        metavar="N",
+        help="worker processes for the per-file check (default: the CPUs; 1: none)",
+    )
     parser.add_argument("--version", action="version", version=f"layout-audit {__version__}")
     return parser
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
+    return value
 
 
 def _codes(text: str | None, parser: argparse.ArgumentParser) -> list[str] | None:
@@ -159,6 +188,20 @@ def show_pools(result, out: TextIO) -> None:
                         else f"unresolved: {figure.unknown.reason}"
                     )
                     out.write(f"  [{label}] {role} {name}: {size}\n")
+
+
+def _exists(name: str) -> bool:
+    return os.path.lexists(name)
+
+
+def clean_cache(config: Path | None) -> int:
+    """`layout-audit clean` / `--clean-cache`: remove the project's cache folder."""
+    from auditor.cache import cache_root, clean
+
+    directory = cache_root(str(config) if config else None)
+    removed = clean(directory)
+    sys.stdout.write(f"{'removed' if removed else 'no cache at'} {directory}\n")
+    return EXIT_CLEAN
 
 
 def entry() -> None:
@@ -231,9 +274,12 @@ def run(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.explain:
         return explain(args.explain, sys.stdout)
-    paths = args.paths or [Path(".")]
+    cleaning = args.clean_cache or (args.paths == [Path("clean")] and not _exists("clean"))
+    paths = [Path(".")] if cleaning or not args.paths else args.paths
     try:
         config = None if args.isolated else (args.config or find_config(paths))
+        if cleaning:
+            return clean_cache(config)
         settings = load_settings(config, args.rule_pack)
     except ConfigError as error:
         sys.stderr.write(f"layout-audit: error: {error}\n")
@@ -250,11 +296,14 @@ def run(argv: list[str] | None = None) -> int:
             f"--output-format {output_format} (use --table-html FILE)\n"
         )
         return EXIT_ERROR
+    from auditor.cache import Cache, cache_root
     from auditor.engine import audit
+    from auditor.workers import default_jobs
 
+    cache = Cache(None if args.no_cache else cache_root(settings.config_file))
     gc.disable()  # the audit allocates millions of short-lived acyclic nodes
     try:
-        result = audit(paths, settings)
+        result = audit(paths, settings, cache=cache, jobs=args.jobs or default_jobs())
     except ConfigError as error:  # a dtype name checked only when a pool first needs it
         sys.stderr.write(f"layout-audit: error: {error}\n")
         return EXIT_ERROR

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import os
+import re
 import shutil
 import stat
 import subprocess
 from dataclasses import dataclass
-from fnmatch import fnmatch
 from pathlib import Path
 
 SKIPPED_DIRS = frozenset(
@@ -92,7 +93,47 @@ def _matches(path: Path, root: Path, patterns: tuple[str, ...]) -> bool:
         relative = path.relative_to(root).as_posix()
     except ValueError:
         relative = path.as_posix()
-    return any(fnmatch(path.name, p) or fnmatch(relative, p) for p in patterns)
+    return _Patterns.of(patterns).match(path.name, relative)
+
+
+class _Patterns:
+    """Globs compiled once: names without wildcards are looked up in a set, the others are
+    one regular expression (fnmatch's own translation). Called for every file and folder."""
+
+    _compiled: dict[tuple[str, ...], _Patterns] = {}
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        # fnmatch compares case-insensitively where the OS does (os.path.normcase)
+        self.fold = os.path.normcase("A") == "a"
+        if self.fold:
+            patterns = tuple(os.path.normcase(p) for p in patterns)
+        self.literal = frozenset(p for p in patterns if not any(c in p for c in "*?["))
+        globs = [p for p in patterns if p not in self.literal]
+        self.regex = re.compile("|".join(fnmatch.translate(p) for p in globs)) if globs else None
+
+    @classmethod
+    def of(cls, patterns: tuple[str, ...]) -> _Patterns:
+        compiled = cls._compiled.get(patterns)
+        if compiled is None:
+            compiled = cls._compiled[patterns] = cls(patterns)
+        return compiled
+
+    def match(self, name: str, relative: str) -> bool:
+        if self.fold:
+            name, relative = os.path.normcase(name), os.path.normcase(relative)
+        if name in self.literal or relative in self.literal:
+            return True
+        regex = self.regex
+        return regex is not None and (
+            regex.match(name) is not None or regex.match(relative) is not None
+        )
+
+
+def _relative_text(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path.resolve())
 
 
 def gitignored(root: Path, paths: list[Path]) -> set[Path]:
@@ -103,10 +144,13 @@ def gitignored(root: Path, paths: list[Path]) -> set[Path]:
     """
     if not paths or shutil.which("git") is None:
         return set()
+    # paths as given relative to the root (what `git -C root` resolves them against): no
+    # resolve() per file; git echoes each ignored path back as it was given
+    given = {os.fsencode(_relative_text(path, root)): path for path in paths}
     try:
         done = subprocess.run(
             ["git", "-C", str(root), "check-ignore", "--stdin", "-z"],
-            input=b"\0".join(os.fsencode(str(path.resolve())) for path in paths),
+            input=b"\0".join(given),
             capture_output=True,
             timeout=120,
         )
@@ -114,8 +158,7 @@ def gitignored(root: Path, paths: list[Path]) -> set[Path]:
         return set()
     if done.returncode not in (0, 1):  # 128: not a git repository
         return set()
-    ignored = {Path(os.fsdecode(item)) for item in done.stdout.split(b"\0") if item}
-    return {path for path in paths if path.resolve() in ignored}
+    return {given[item] for item in done.stdout.split(b"\0") if item in given}
 
 
 def discover(

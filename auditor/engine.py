@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from auditor.cache import (
+    Cache,
+    InvalidEntry,
+    NotCacheable,
+    content_hash,
+    dump,
+    key_of,
+    load,
+    settings_fingerprint,
+    tool_identity,
+    torch_version,
+)
 from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
 from auditor.declared import DeclaredHostEvaluator
-from auditor.discover import discover
+from auditor.discover import SourceFile, discover
 from auditor.evaluate import Evaluation, PoolEvaluator
 from auditor.findings import Finding
-from auditor.index import ProjectIndex
+from auditor.index import ClassInfo, ProjectIndex
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.pairing import PoolCatalog, catalog, evaluate_pairs
@@ -23,10 +36,14 @@ from auditor.parse import (
     FileError,
     LateParseError,
     ParsedModule,
-    parse_file,
+    check_facts,
+    may_suppress,
+    module_from_facts,
+    read_source,
 )
 from auditor.settings import Settings
 from auditor.suppressions import SuppressionIndex, scan
+from auditor.workers import check_all
 
 
 @dataclass(frozen=True)
@@ -56,12 +73,21 @@ class AuditResult:
 
 
 def display_path(path: Path) -> str:
-    """Paths relative to the working directory when below it, as ruff prints them."""
-    absolute = path.absolute()
-    try:
-        shown = str(absolute.relative_to(Path.cwd()))
-    except ValueError:
-        shown = str(absolute)
+    """Paths relative to the working directory when below it, as ruff prints them.
+
+    `Path.absolute().relative_to(Path.cwd())` in string operations (this runs for every file):
+    a Path's text is already normalised, so joining and comparing the texts gives the same.
+    """
+    text = str(path)
+    cwd = os.getcwd()
+    if not os.path.isabs(text):
+        text = os.path.join(cwd, text) if text != "." else cwd
+    if text == cwd:
+        shown = "."
+    elif text.startswith(cwd.rstrip(os.sep) + os.sep):
+        shown = text[len(cwd.rstrip(os.sep)) + 1 :]
+    else:
+        shown = text
     return shown if shown.isprintable() else "".join(_printable(c) for c in shown)
 
 
@@ -199,10 +225,20 @@ def _apply_suppressions(
         result.findings.extend(la100_unused_suppression.findings(suppressions.unused(), selected))
 
 
-def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS) -> AuditResult:
-    """Audit the Python files under `paths`. Never imports or runs any of them."""
+def audit(
+    paths: list[Path],
+    settings: Settings,
+    limits: Limits = DEFAULT_LIMITS,
+    cache: Cache | None = None,
+    jobs: int = 1,
+) -> AuditResult:
+    """Audit the Python files under `paths`. Never imports or runs any of them.
+
+    `cache` (disabled by default) holds what earlier runs computed, keyed by the bytes it was
+    computed from; `jobs` worker processes run the per-file CPython check.
+    """
     started = time.perf_counter()
-    result = AuditResult()
+    cache = cache if cache is not None else Cache(None)
     sources, problems = discover(
         paths,
         exclude=tuple(settings.exclude) if settings.exclude is not None else None,
@@ -210,42 +246,61 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         respect_gitignore=settings.respect_gitignore,
         include=tuple(settings.include),
     )
+    files = [_read(source) for source in sources]
+    digests = [
+        content_hash(data) if not isinstance(data, FileError) else None for _, _, data in files
+    ]
+    base_key = (tool_identity(), settings_fingerprint(settings), repr(limits), torch_version())
+    facts = _file_facts(files, digests, cache, jobs)
+    # The whole result depends on every file's name and CPython facts (errors, the outline the
+    # pre-filter reads) and on the bytes of the modules libcst parsed; the latter are checked
+    # against the entry's record, so an edit to any other file reuses the result.
+    listing = [
+        [
+            shown,
+            str(source.path),
+            str(source.root),
+            source.module,
+            data.message if isinstance(data, FileError) else known,
+            not isinstance(data, FileError) and may_suppress(data),
+        ]
+        for (source, shown, data), known in zip(files, facts)
+    ]
+    run_key = key_of("result", base_key, listing, [[str(p), why] for p, why in problems])
+    digest_of = {
+        shown: digest for (_, shown, _), digest in zip(files, digests) if digest is not None
+    }
+    entry = cache.get("results", run_key)
+    stored = _load_result(entry, digest_of)
+    if stored is not None and _may_build_hosts(files, facts, settings, set(entry["read"])):
+        stored = None  # a file libcst did not parse now names a host class: pairing reads it
+    if stored is not None:
+        stored.seconds = time.perf_counter() - started
+        return stored
+    result = AuditResult()
     for path, why in problems:
         result.errors.append(FileError(display_path(path), 1, 1, why))
-    parsed: list[ParsedModule] = []
-    for source in sources:
-        shown = display_path(source.path)
-        try:
-            size = source.path.stat().st_size
-        except OSError:
-            size = 0  # parse_file reports why it cannot be read
-        try:
-            if size > MAX_FILE_BYTES:  # checked before reading, so a huge file is never loaded
-                outcome = FileError(
-                    shown, 1, 1, f"file is {size} bytes, over the {MAX_FILE_BYTES} byte limit"
-                )
-            else:
-                outcome = parse_file(source, shown)
-        except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
-            outcome = FileError(shown, 1, 1, f"cannot parse file: {type(error).__name__}: {error}")
-        if isinstance(outcome, FileError):
-            # one line per error, whatever the exception text held (`path:line:col: E902 ...`)
-            message = " ".join(outcome.message.split())
-            result.errors.append(dataclasses.replace(outcome, message=message))
-        else:
-            parsed.append(outcome)
+    parsed = _modules(files, facts, result)
     result.files_found = len(sources)
     late_errors: list[FileError] = []
-    index = ProjectIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
+    index = _RecordingIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
     pools = catalog(index, settings, parsed)
     result.catalog = pools
-    evaluator = PoolEvaluator(index, settings, limits)
+    evaluations = _CachedEvaluations(
+        index,
+        PoolEvaluator(index, settings, limits),
+        cache,
+        key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources]),
+        parsed,
+        digest_of,
+        late_errors,
+    )
     unresolved: dict[tuple, Unresolved] = {}
     for unknown in pools.unresolved:
         unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
-    evaluated = evaluate_pairs(pools, evaluator)
+    evaluated = evaluate_pairs(pools, evaluations)
     declared_evaluator = DeclaredHostEvaluator(index, settings, limits)
     declared_pairs, declared_unknowns = declared_evaluator.declared_pairs(pools.devices)
     for unknown in declared_unknowns:
@@ -280,14 +335,20 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
             result.findings.extend(DEVICE_CHECKS[code].check_device(result.evaluations, settings))
     for device in pools.devices:
         if id(device) not in paired_devices:
-            evaluation = evaluator.evaluate(device)
+            evaluation = evaluations.evaluate(device)
             result.evaluations.append(evaluation)
             _collect_unresolved(evaluation, unresolved)
     _apply_suppressions(result, parsed, set(selected))
+    reported = set()
     for error in late_errors:  # files libcst rejected when first needed (CPython accepted them)
-        result.errors.append(dataclasses.replace(error, message=" ".join(error.message.split())))
-    result.files_read = len(parsed) - len(late_errors)
-    result.files_indexed = sum(1 for module in parsed if module.is_parsed) - len(late_errors)
+        if error.path not in reported:  # also those an evaluation read from the cache needed
+            reported.add(error.path)
+            result.errors.append(
+                dataclasses.replace(error, message=" ".join(error.message.split()))
+            )
+    rejected = {module.display_path for module in parsed if module.rejected}
+    result.files_read = len(parsed) - len(rejected | reported)
+    result.files_indexed = sum(1 for module in parsed if module.is_parsed) - len(rejected)
     result.findings.sort(key=Finding.sort_key)
     result.errors.sort(key=lambda e: (e.path, e.line, e.column))
     result.unresolved = sorted(
@@ -300,4 +361,279 @@ def audit(paths: list[Path], settings: Settings, limits: Limits = DEFAULT_LIMITS
         ),
     )
     result.seconds = time.perf_counter() - started
+    if cache.enabled:
+        try:
+            read = {m.display_path: digest_of[m.display_path] for m in parsed if m.is_parsed}
+            cache.put("results", run_key, {"read": read, "result": dump(result)})
+        except NotCacheable:
+            pass
     return result
+
+
+def _read(source: SourceFile) -> tuple[SourceFile, str, bytes | FileError]:
+    """A file's bytes (the key of everything cached about it), or why it cannot be read."""
+    shown = display_path(source.path)
+    try:
+        size = source.path.stat().st_size
+    except OSError:
+        size = 0  # read_source reports why it cannot be read
+    if size > MAX_FILE_BYTES:  # checked before reading, so a huge file is never loaded
+        message = f"file is {size} bytes, over the {MAX_FILE_BYTES} byte limit"
+        return source, shown, FileError(shown, 1, 1, message)
+    try:
+        return source, shown, read_source(source, shown)
+    except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
+        message = f"cannot read file: {type(error).__name__}: {error}"
+        return source, shown, FileError(shown, 1, 1, message)
+
+
+def _host_like_names(facts: list[dict | None], settings: Settings) -> list[bytes]:
+    """Names of classes that may be host pools (an `__init__` taking a device-pool parameter,
+    or a base of that name, by the outlines): pairing searches every file's bytes for host
+    class names (sites.candidate_modules), so a file naming one may change the result."""
+    words = set(settings.device_pool_params)
+    names: set[str] = set()
+    pending: list[tuple[str, set[str]]] = []
+    for known in facts:
+        shape = known.get("outline") if known else None
+        for name, bases, params in shape["classes"] if shape else ():
+            if words & set(params):
+                names.add(name)
+            else:
+                pending.append((name, set(bases)))
+    changed = True
+    while changed:
+        changed = False
+        for name, bases in pending:
+            if name not in names and bases & names:
+                names.add(name)
+                changed = True
+    return sorted(name.encode() for name in names)
+
+
+def _may_build_hosts(files, facts, settings: Settings, read: set[str]) -> bool:
+    """Whether a file that libcst did not parse for the stored result names a host-like class."""
+    needles = _host_like_names(facts, settings)
+    return any(
+        not isinstance(data, FileError)
+        and shown not in read
+        and any(needle in data for needle in needles)
+        for _, shown, data in files
+    )
+
+
+def _load_result(stored: object, digest_of: dict[str, str]) -> AuditResult | None:
+    """A stored result, if every module libcst parsed for it still has the same bytes."""
+    if not isinstance(stored, dict) or set(stored) != {"read", "result"}:
+        return None
+    read = stored["read"]
+    if not isinstance(read, dict) or any(digest_of.get(p) != d for p, d in read.items()):
+        return None
+    try:
+        loaded = load(stored["result"])
+    except InvalidEntry:
+        return None
+    return loaded if isinstance(loaded, AuditResult) else None
+
+
+def _file_facts(
+    files: list[tuple[SourceFile, str, bytes | FileError]],
+    digests: list[str | None],
+    cache: Cache,
+    jobs: int,
+) -> list[dict | None]:
+    """CPython's check of every readable file (parse.file_facts), from the cache or computed
+    in worker processes; None for a file that could not be read."""
+    previous = cache.load_facts()
+    facts: list[dict | None] = []
+    for digest in digests:
+        known = previous.get(digest) if digest is not None else None
+        if known is not None:
+            try:
+                known = check_facts(known)
+            except ValueError:
+                known = None
+        facts.append(known)
+    missing = [i for i, f in enumerate(facts) if f is None and digests[i] is not None]
+    for i, computed in zip(missing, check_all([files[i][2] for i in missing], jobs)):
+        facts[i] = computed
+    if cache.enabled:
+        used = {
+            digest: known
+            for digest, known in zip(digests, facts)
+            if digest is not None and not known.get("uncached")
+        }
+        cache.save_facts(used, previous)
+    return facts
+
+
+def _modules(
+    files: list[tuple[SourceFile, str, bytes | FileError]],
+    facts: list[dict | None],
+    result: AuditResult,
+) -> list[ParsedModule]:
+    """The ParsedModule of each file CPython accepts; errors go to `result.errors`."""
+    parsed: list[ParsedModule] = []
+    for (source, shown, data), known in zip(files, facts):
+        if isinstance(data, FileError):
+            outcome: ParsedModule | FileError = data
+        else:
+            try:
+                outcome = module_from_facts(source, shown, data, known)
+            except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
+                message = f"cannot parse file: {type(error).__name__}: {error}"
+                outcome = FileError(shown, 1, 1, message)
+        if isinstance(outcome, FileError):
+            # one line per error, whatever the exception text held (`path:line:col: E902 ...`)
+            message = " ".join(outcome.message.split())
+            result.errors.append(dataclasses.replace(outcome, message=message))
+        else:
+            parsed.append(outcome)
+    return parsed
+
+
+class _RecordingIndex(ProjectIndex):
+    """The index, noting which modules each piece of work reached.
+
+    Every name resolution that crosses modules goes through `find_module`; the modules it
+    returns while a recording is open are added to it. Linking a class's bases is recorded per
+    module (`link_reads`): a class's meaning also depends on the modules its bases came from.
+    The per-evaluation cache is only as sound as that premise: code that reaches another
+    module without `find_module` must record it too (tests/test_cache.py edits a pool file
+    and checks what is evaluated again).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.recordings: list[set[str]] = []
+        self.link_reads: dict[str, set[str]] = {}
+        super().__init__(*args, **kwargs)
+
+    def find_module(self, name: str, near=None):
+        found = super().find_module(name, near)
+        if found is not None:
+            for recording in self.recordings:
+                recording.add(found.path)
+        return found
+
+    def _link_bases(self, cls: ClassInfo) -> None:
+        recording: set[str] = set()
+        self.recordings.append(recording)
+        try:
+            super()._link_bases(cls)
+        finally:
+            self.recordings.pop()
+        self.link_reads.setdefault(cls.module.path, set()).update(recording)
+
+    def reads(self, start: set[str]) -> set[str]:
+        """`start`, and every module the base links of those modules' classes reached."""
+        seen: set[str] = set()
+        pending = list(start)
+        while pending:
+            path = pending.pop()
+            if path not in seen:
+                seen.add(path)
+                pending.extend(self.link_reads.get(path, ()))
+        return seen
+
+
+class _CachedEvaluations:
+    """Pool evaluations, read from the cache when no module the evaluation read has changed.
+
+    An entry records the hash of every module the evaluation reached (its pools' modules and
+    every module a name resolution returned, with the modules their classes' bases came from)
+    and of every module libcst rejected, and is used only while each still has that hash. The
+    key holds the names of all files, so adding or removing a module (which changes what
+    imports resolve to) evaluates again. A change to a file no evaluation read re-evaluates
+    nothing.
+    """
+
+    def __init__(
+        self,
+        index: _RecordingIndex,
+        evaluator: PoolEvaluator,
+        cache: Cache,
+        base_key: str,
+        parsed: list[ParsedModule],
+        digests: dict[str, str],
+        late_errors: list[FileError],
+    ) -> None:
+        self.index = index
+        self.evaluator = evaluator
+        self.cache = cache
+        self.base_key = base_key
+        self.parsed = parsed
+        self.digests = digests
+        self.late_errors = late_errors
+
+    def evaluate(
+        self, device: ClassInfo, host: ClassInfo | None = None, site: object = None
+    ) -> Evaluation:
+        if not self.cache.enabled or site is not None:  # construction sites: not cached yet
+            return self.evaluator.evaluate(device, host, site)
+        roles = {"device": device, "host": host}
+        key = key_of(
+            self.base_key,
+            [
+                [cls.module.path, cls.qualname] if cls is not None else None
+                for cls in roles.values()
+            ],
+        )
+        stored = self._load(self.cache.get("evaluations", key), roles)
+        if stored is not None:
+            return stored
+        errors_before = len(self.late_errors)
+        recording = {cls.module.path for cls in roles.values() if cls is not None}
+        self.index.recordings.append(recording)
+        try:
+            evaluation = self.evaluator.evaluate(device, host)
+        finally:
+            self.index.recordings.pop()
+        paths = self.index.reads(recording)
+        paths.update(module.display_path for module in self.parsed if module.rejected)
+        read = {path: self.digests[path] for path in sorted(paths)}
+        errors = [[e.path, e.line, e.column, e.message] for e in self.late_errors[errors_before:]]
+
+        def role_of(cls: object) -> str:
+            for role, known in roles.items():
+                if cls is known:
+                    return role
+            raise NotCacheable("an evaluation holds a class other than its own pools")
+
+        try:
+            body = dump(evaluation, role_of)
+        except NotCacheable:
+            return evaluation
+        self.cache.put("evaluations", key, {"read": read, "errors": errors, "evaluation": body})
+        return evaluation
+
+    def _load(self, stored: object, roles: dict[str, ClassInfo | None]) -> Evaluation | None:
+        if not isinstance(stored, dict) or set(stored) != {"read", "errors", "evaluation"}:
+            return None
+        read, errors = stored["read"], stored["errors"]
+        if not isinstance(read, dict) or not isinstance(errors, list):
+            return None
+        if any(self.digests.get(path) != digest for path, digest in read.items()):
+            return None  # a module it read has changed (or is gone)
+        if any(m.rejected and m.display_path not in read for m in self.parsed):
+            return None  # a module libcst rejects now was not known as rejected then
+        late = []
+        for error in errors:
+            if (
+                not isinstance(error, list)
+                or len(error) != 4
+                or not isinstance(error[0], str)
+                or not all(type(v) is int for v in error[1:3])
+                or not isinstance(error[3], str)
+            ):
+                return None
+            late.append(FileError(*error))
+        try:
+            evaluation = load(stored["evaluation"], roles.get)
+        except InvalidEntry:
+            return None
+        if not isinstance(evaluation, Evaluation) or (
+            evaluation.device is not roles["device"] or evaluation.host is not roles["host"]
+        ):
+            return None
+        self.late_errors.extend(late)
+        return evaluation

@@ -249,7 +249,7 @@ def _site_evidence(site: ConstructionSite) -> tuple[str, dict]:
     guards = [g.describe() for g in site.guards if g.subject == site.device_text]
     if guards:
         parts.append("guards: " + ", ".join(guards))
-    if site.declared is not None:
+    if site.declared is not None or site.holds is not None:
         parts.append(f"declared: {site.declared_from}")
     if site.unfollowed:
         parts.append(site.unfollowed)

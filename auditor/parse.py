@@ -20,6 +20,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from auditor.discover import SourceFile
+from auditor.limits import MAX_STATEMENT_NODES
 from auditor.location import Location
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -95,6 +96,7 @@ class ParsedModule:
         positions: dict[cst.CSTNode, CodeRange] | None = None,
         data: bytes | None = None,
         outline: Outline | None = None,
+        too_large: FileError | None = None,
     ) -> None:
         self.source = source
         self.outline = outline  # None: not known (CPython did not parse the file)
@@ -103,8 +105,9 @@ class ParsedModule:
         self._positions = positions
         self._data = data if tree is None else None
         self._error: FileError | None = None
+        self._too_large = too_large  # a statement libcst must never see: the file's error
         # what suppressions.scan looks for; files without it cannot hold a suppression
-        self.may_suppress = data is None or b"layout-audit" in data.lower()
+        self.may_suppress = data is None or may_suppress(data)
         if tree is None and data is None:
             raise ValueError("a ParsedModule needs its tree or its bytes")
 
@@ -115,6 +118,8 @@ class ParsedModule:
     def tree(self) -> cst.Module:
         """The libcst tree; raises LateParseError if libcst rejects the file."""
         if self._tree is None:
+            if self._error is None and self._too_large is not None:
+                self._error, self._data = self._too_large, None
             if self._error is None:
                 try:
                     outcome = _libcst_parse(self._data, self.display_path)
@@ -139,6 +144,11 @@ class ParsedModule:
     def is_parsed(self) -> bool:
         """Whether libcst has parsed the file (successfully or not)."""
         return self._tree is not None or self._error is not None
+
+    @property
+    def rejected(self) -> bool:
+        """Whether libcst (or a bound before it) rejected the file when its tree was needed."""
+        return self._error is not None
 
     @property
     def positions(self) -> dict[cst.CSTNode, CodeRange]:
@@ -177,6 +187,11 @@ class ParsedModule:
 
     def code(self, node: cst.CSTNode) -> str:
         return self.tree.code_for_node(node)
+
+
+def may_suppress(data: bytes) -> bool:
+    """Whether a file may hold a suppression comment (what suppressions.scan looks for)."""
+    return b"layout-audit" in data.lower()
 
 
 def _resolve_positions(tree: cst.Module) -> dict[cst.CSTNode, CodeRange]:
@@ -259,6 +274,15 @@ def nesting_problem(data: bytes) -> tuple[int, int, str] | None:
 def _nesting(data: bytes) -> tuple[tuple[int, int, str] | None, ast.Module | None, int]:
     """nesting_problem's answer, CPython's syntax tree (None when CPython gave none) and its
     depth."""
+    problem, tree, depth, _ = _check(data)
+    return problem, tree, depth
+
+
+def _check(
+    data: bytes,
+) -> tuple[tuple[int, int, str] | None, ast.Module | None, int, tuple[int, int, str] | None]:
+    """CPython's view of `data`: a nesting problem, its syntax tree (None when CPython gave
+    none), its depth, and a statement too large for libcst (see limits.MAX_STATEMENT_NODES)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. invalid escape sequences
@@ -266,14 +290,14 @@ def _nesting(data: bytes) -> tuple[tuple[int, int, str] | None, ast.Module | Non
     except SyntaxError as error:
         if "too many nested parentheses" in str(error.msg):
             where = error.lineno or 1, max(error.offset or 1, 1)
-            return (*where, "too many nested parentheses"), None, 0
-        return token_nesting_problem(data), None, 0
+            return (*where, "too many nested parentheses"), None, 0, None
+        return token_nesting_problem(data), None, 0, None
     except (RecursionError, MemoryError):  # CPython's "too complex" / deep AST construction
-        return (1, 1, TOO_DEEP), None, 0
+        return (1, 1, TOO_DEEP), None, 0, None
     except ValueError:
-        return None, None, 0
-    problem, depth = _tree_depth(tree)
-    return problem, tree, depth
+        return None, None, 0, None
+    problem, depth, big = _walk(tree)
+    return problem, tree, depth, big
 
 
 def _tree_depth_problem(tree: ast.AST) -> tuple[int, int, str] | None:
@@ -349,11 +373,12 @@ _SKIPPED_CHILDREN = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop)
 _LEAF_FIELDS = frozenset(
     "ctx id attr arg kind type_comment is_async level conversion simple module asname tag ops".split()
 )
-_SHAPES: dict[type, tuple[tuple[str, ...], bool, bool]] = {}
+_SHAPES: dict[type, tuple[tuple[str, ...], bool, bool, bool]] = {}
 
 
-def _shape(kind: type) -> tuple[tuple[str, ...], bool, bool]:
-    """(fields that may hold children, has a line, is a BoolOp) of a node type."""
+def _shape(kind: type) -> tuple[tuple[str, ...], bool, bool, bool]:
+    """(fields that may hold children, has a line, is a BoolOp, is a statement) of a node
+    type."""
     shape = _SHAPES.get(kind)
     if shape is None:
         fields = tuple(
@@ -362,13 +387,25 @@ def _shape(kind: type) -> tuple[tuple[str, ...], bool, bool]:
             if name not in _LEAF_FIELDS and not (kind is ast.Constant and name == "value")
         )
         has_line = "lineno" in kind._attributes or "lineno" in kind._fields
-        shape = _SHAPES[kind] = (fields, has_line, kind is ast.BoolOp)
+        shape = (fields, has_line, kind is ast.BoolOp, issubclass(kind, ast.stmt))
+        _SHAPES[kind] = shape
     return shape
 
 
 def _tree_depth(tree: ast.AST) -> tuple[tuple[int, int, str] | None, int]:
-    """The first node nested deeper than MAX_TREE_DEPTH, counting `a and b and c` as libcst
-    does (one level per operator), without recursing; and the deepest level seen.
+    """The first node nested deeper than MAX_TREE_DEPTH and the deepest level seen."""
+    problem, deepest, _ = _walk(tree)
+    return problem, deepest
+
+
+def _walk(
+    tree: ast.AST,
+) -> tuple[tuple[int, int, str] | None, int, tuple[int, int, str] | None]:
+    """One walk over CPython's tree: the first node nested deeper than MAX_TREE_DEPTH, counting
+    `a and b and c` as libcst does (one level per operator), without recursing; the deepest
+    level seen; and where a run of more than MAX_STATEMENT_NODES expression nodes was met with
+    no statement among them (a huge statement; the run may also hold the headers of the
+    compound statements around it, so it errs on the large side).
 
     The walk of `ast.iter_child_nodes`, in the same order, without its generators: this runs
     over every node of every audited file.
@@ -376,17 +413,29 @@ def _tree_depth(tree: ast.AST) -> tuple[tuple[int, int, str] | None, int]:
     node_type, skipped = ast.AST, _SKIPPED_CHILDREN
     stack: list[tuple[ast.AST, int, ast.AST]] = [(tree, 0, tree)]
     pop, push = stack.pop, stack.append
-    deepest = 0
+    deepest = run = 0
+    statement: ast.AST = tree
+    big: tuple[int, int, str] | None = None
     while stack:
         node, depth, positioned = pop()
-        fields, has_line, is_boolop = _SHAPES.get(type(node)) or _shape(type(node))
+        fields, has_line, is_boolop, is_statement = _SHAPES.get(type(node)) or _shape(type(node))
         if has_line:
             positioned = node
         if depth > deepest:
             deepest = depth
             if depth > MAX_TREE_DEPTH:
                 line = getattr(positioned, "lineno", 1)
-                return (line, getattr(positioned, "col_offset", 0) + 1, TOO_DEEP), depth
+                return (line, getattr(positioned, "col_offset", 0) + 1, TOO_DEEP), depth, big
+        if is_statement:
+            statement, run = node, 0
+        else:
+            run += 1
+            if run > MAX_STATEMENT_NODES and big is None:
+                big = (
+                    getattr(statement, "lineno", 1),
+                    getattr(statement, "col_offset", 0) + 1,
+                    f"statement too large to parse: over {MAX_STATEMENT_NODES} syntax nodes",
+                )
         below = depth + 1 + (len(node.values) - 2 if is_boolop else 0)
         for name in fields:
             value = getattr(node, name, None)
@@ -396,7 +445,7 @@ def _tree_depth(tree: ast.AST) -> tuple[tuple[int, int, str] | None, int]:
                         push((item, below, positioned))
             elif isinstance(value, node_type) and not isinstance(value, skipped):
                 push((value, below, positioned))
-    return None, deepest
+    return None, deepest, big
 
 
 def token_nesting_problem(data: bytes) -> tuple[int, int, str] | None:
@@ -452,7 +501,7 @@ def token_nesting_problem(data: bytes) -> tuple[int, int, str] | None:
             depth = open_tokens + 4 * (len(segments) - 1) + 2 * chain_total
             if depth > MAX_NESTING:
                 return token.start[0], token.start[1] + 1, TOO_DEEP
-    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError, LookupError):
+    except (tokenize.TokenError, SyntaxError, UnicodeError, LookupError):
         return None
     return None
 
@@ -464,6 +513,13 @@ def parse_file(source: SourceFile, display_path: str) -> ParsedModule | FileErro
     here only when it nests deeply or CPython rejects it (newer syntax); any other file is
     parsed when its tree is first needed, which for most files of a whole engine is never.
     """
+    data = read_source(source, display_path)
+    if isinstance(data, FileError):
+        return data
+    return module_from_facts(source, display_path, data, file_facts(data))
+
+
+def read_source(source: SourceFile, display_path: str) -> bytes | FileError:
     try:
         data = source.path.read_bytes()
     except OSError as error:
@@ -472,14 +528,76 @@ def parse_file(source: SourceFile, display_path: str) -> ParsedModule | FileErro
         return FileError(
             display_path, 1, 1, f"file is {len(data)} bytes, over the {MAX_FILE_BYTES} byte limit"
         )
+    return data
+
+
+def file_facts(data: bytes) -> dict[str, Any]:
+    """What CPython's check says of a file, as JSON data that depends on its bytes only: an
+    error `[line, column, message]`, or its outline (and a statement too large for libcst,
+    reported if the audit ever needs the tree), or `eager` (deep, or rejected by CPython:
+    libcst parses it now). Cached by content hash; computed in worker processes."""
     if b"\x00" in data:
-        return FileError(display_path, 1, 1, "file contains NUL bytes (binary file?)")
-    too_deep, cpython_tree, depth = _nesting(data)
+        return {"error": [1, 1, "file contains NUL bytes (binary file?)"]}
+    too_deep, cpython_tree, depth, too_large = _check(data)
     if too_deep is not None:
-        return FileError(display_path, *too_deep)
+        return {"error": list(too_deep)}
     if cpython_tree is not None and depth <= LAZY_POSITIONS_DEPTH:
+        facts: dict[str, Any] = {"outline": outline_as_json(outline(cpython_tree))}
+        if too_large is not None:
+            facts["too_large"] = list(too_large)
+        return facts
+    return {"eager": True}
+
+
+def _position(value: Any) -> tuple[int, int, str]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 3
+        or not all(type(v) is int for v in value[:2])
+        or not isinstance(value[2], str)
+    ):
+        raise ValueError("not a [line, column, message] triple")
+    return value[0], value[1], value[2]
+
+
+def check_facts(facts: Any) -> dict[str, Any]:
+    """`facts` if it has file_facts' shape (a cached entry is checked before use), else
+    ValueError."""
+    if not isinstance(facts, dict):
+        raise ValueError("facts")
+    if set(facts) == {"error"}:
+        _position(facts["error"])
+    elif set(facts) == {"eager"}:
+        if facts["eager"] is not True:
+            raise ValueError("eager")
+    elif set(facts) in ({"outline"}, {"outline", "too_large"}):
+        outline_from_json(facts["outline"])
+        if "too_large" in facts:
+            _position(facts["too_large"])
+    else:
+        raise ValueError("facts")
+    return facts
+
+
+def module_from_facts(
+    source: SourceFile, display_path: str, data: bytes, facts: dict[str, Any]
+) -> ParsedModule | FileError:
+    """The ParsedModule (or FileError) for a file with these bytes and these file_facts."""
+    if "error" in facts:
+        return FileError(display_path, *_position(facts["error"]))
+    if "outline" in facts:
         # CPython accepts the file and it is shallow: libcst parses it when it is first needed
-        return ParsedModule(source, display_path, data=data, outline=outline(cpython_tree))
+        too_large = facts.get("too_large")
+        return ParsedModule(
+            source,
+            display_path,
+            data=data,
+            outline=outline_from_json(facts["outline"]),
+            too_large=FileError(display_path, *_position(too_large)) if too_large else None,
+        )
+    _, cpython_tree, _, too_large = _check(data)
+    if too_large is not None:
+        return FileError(display_path, *too_large)
     tree = _libcst_parse(data, display_path)
     if isinstance(tree, FileError):
         return tree
@@ -493,6 +611,39 @@ def parse_file(source: SourceFile, display_path: str) -> ParsedModule | FileErro
     return ParsedModule(source, display_path, tree, positions, outline=shape)
 
 
+def outline_as_json(shape: Outline) -> dict[str, Any]:
+    return {
+        "classes": [
+            [cls.name, sorted(cls.bases), sorted(cls.init_params)] for cls in shape.classes
+        ],
+        "aliases": [list(pair) for pair in shape.aliases],
+    }
+
+
+def outline_from_json(data: Any) -> Outline:
+    """outline_as_json's inverse; ValueError for anything of another shape."""
+    if not isinstance(data, dict) or set(data) != {"classes", "aliases"}:
+        raise ValueError("outline")
+    classes = []
+    for item in data["classes"]:
+        if not isinstance(item, list) or len(item) != 3:
+            raise ValueError("outline class")
+        name, bases, params = item
+        if not isinstance(name, str) or not _strings(bases) or not _strings(params):
+            raise ValueError("outline class")
+        classes.append(ClassOutline(name, frozenset(bases), frozenset(params)))
+    aliases = []
+    for item in data["aliases"]:
+        if not isinstance(item, list) or len(item) != 2 or not _strings(item):
+            raise ValueError("outline alias")
+        aliases.append((item[0], item[1]))
+    return Outline(tuple(classes), tuple(aliases))
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 def _libcst_parse(data: bytes, display_path: str) -> cst.Module | FileError:
     try:
         return cst.parse_module(data)
@@ -503,7 +654,11 @@ def _libcst_parse(data: bytes, display_path: str) -> cst.Module | FileError:
             error.message,
         )
         return FileError(display_path, line, column, f"syntax error: {message}")
-    except (UnicodeDecodeError, LookupError, SyntaxError) as error:
+    except UnicodeDecodeError as error:
+        return FileError(display_path, 1, 1, f"cannot decode file: {error}")
+    except UnicodeError as error:  # a coding cookie naming a codec that raises UnicodeError
+        return FileError(display_path, 1, 1, f"cannot decode file: UnicodeError: {error}")
+    except (LookupError, SyntaxError) as error:
         return FileError(display_path, 1, 1, f"cannot decode file: {error}")
     except RecursionError:
         return FileError(display_path, 1, 1, "file is nested too deeply to parse")

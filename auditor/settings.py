@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,7 +143,12 @@ def _dtype_name(name: str, where: str) -> DtypeName:
 
 def _read_toml(path: Path) -> dict:
     try:
-        with path.open("rb") as handle:
+        # opened without blocking and checked before reading: a FIFO or a device named as the
+        # config would otherwise hang the run (or read forever)
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise ConfigError(f"{path}: cannot read: not a regular file")
             return tomllib.load(handle)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None

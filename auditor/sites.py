@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from auditor.guards import FunctionWalk, Guard, guards_of, type_subject
+from auditor.holders import held_classes, subject_classes
 from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, dotted
 from auditor.location import Location
 from auditor.matrix import constructor_parameters
@@ -48,6 +49,7 @@ class ConstructionSite:
     declared: ClassInfo | None = None  # declared type of the device expression
     declared_from: str = ""
     exact_declared: bool = False  # the device expression is a construction of `declared`
+    holds: tuple[ClassInfo, ...] | None = None  # exact classes an attribute read can hold
     unfollowed: str | None = None  # `*args` / `**kwargs` that could not be followed
     problems: list[str] = field(default_factory=list)
     local_names: frozenset[str] = frozenset()  # names the enclosing function binds
@@ -69,12 +71,18 @@ class ConstructionSite:
                 return False
             if self.declared not in device.mro():
                 return False
+        if self.holds is not None and device not in self.holds:
+            return False
         return all(g.admits(device) for g in self.guards if g.subject == self.device_text)
 
     def narrows(self) -> bool:
         """Does the code here say anything of the device's class (a guard or a declared type)?"""
-        return self.declared is not None or any(
-            g.subject == self.device_text and g.classes and not g.negated for g in self.guards
+        return (
+            self.declared is not None
+            or self.holds is not None
+            or any(
+                g.subject == self.device_text and g.classes and not g.negated for g in self.guards
+            )
         )
 
     def signature(self) -> tuple:
@@ -378,6 +386,16 @@ class SiteFinder:
                 site.declared_from = f"{source} {text}: {site.declared.name}"
             return
         values = [b.value for b in walk.assignments.get(text, [])]
+        device_node = site.arguments.get(site.device_parameter)
+        read = values[0] if len(values) == 1 else device_node if not values else None
+        if isinstance(read, cst.Attribute):  # the device is an attribute of another object
+            owners = subject_classes(code_of(read.value), site.guards, owner)
+            held = held_classes(self.index, owners, read.attr.value) if owners else None
+            if held is not None:
+                site.holds = held
+                names = " | ".join(c.name for c in held)
+                site.declared_from = f"{code_of(read)} holds {names} (built into it)"
+                return
         if len(values) != 1 or not isinstance(values[0], cst.Call):
             return
         callee = scope.resolve(values[0].func) if dotted(values[0].func) else None

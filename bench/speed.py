@@ -1,4 +1,4 @@
-"""How fast is a whole-tree audit, next to ruff, and how fast is a pre-commit-sized one?
+"""How fast is a whole-tree audit, cold and warm, next to ruff, and how fast is a pre-commit run?
 
     python bench/speed.py                         # /tmp/corpus/0.5.23/sglang/srt, 3 runs each
     python bench/speed.py path/to/sglang/srt -n 5
@@ -7,14 +7,15 @@
     python bench/speed.py --markdown docs/speed.md    # the tables as Markdown, to a file
 
 Every command runs in a child process started by a small wrapper process, so that the wall
-time is the child's and the peak RSS (the wrapper's `RUSAGE_CHILDREN`) is that one child's
-alone. The rows:
+time is the child's and the peak RSS (the wrapper's `RUSAGE_CHILDREN`: the largest of that
+child and its worker processes) is that run's alone. The tree is copied to a temporary folder
+first (the pre-commit rows edit files in it; its cache goes there). The rows:
 
-- `layout-audit TREE`: the whole tree, `--isolated` (bundled SGLang pack), N runs, median;
-- `ruff check --no-cache TREE`: the same files through ruff, if ruff is installed (it is a
-  development dependency only), with the ratio;
-- `layout-audit FILE`: a pre-commit-sized run, one file of the tree that defines no pool
-  class (the common commit), beside `python -c "import torch"`, which such a run must not pay.
+- whole tree: layout-audit cold (empty cache), with `--no-cache`, and warm (nothing changed),
+  `ruff check --no-cache` on the same files (ruff is a development dependency only), ratios;
+- pre-commit: the hook audits the whole repository with the cache of the previous commit, so
+  the whole tree after one edited file without a pool class, and after one edited host-pool
+  file; also one file without a pool class audited alone; beside `python -c "import torch"`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 DEFAULT_TREE = Path("/tmp/corpus/0.5.23/sglang/srt")
@@ -43,15 +45,20 @@ print(json.dumps({"seconds": seconds, "rss_kb": rss, "code": done.returncode,
 """
 
 
-def run_once(argv: list[str]) -> dict:
+def run_once(argv: list[str], cwd: Path | None = None) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", WRAPPER, *argv], capture_output=True, text=True, check=True
+        [sys.executable, "-c", WRAPPER, *argv], capture_output=True, text=True, check=True, cwd=cwd
     )
     return json.loads(done.stdout)
 
 
-def measure(argv: list[str], runs: int) -> dict:
-    outcomes = [run_once(argv) for _ in range(runs)]
+def measure(argv: list[str], runs: int, cwd: Path | None = None, before=None) -> dict:
+    """Median of `runs` runs of `argv`; `before()` runs (untimed) before each."""
+    outcomes = []
+    for _ in range(runs):
+        if before is not None:
+            before()
+        outcomes.append(run_once(argv, cwd))
     seconds = [o["seconds"] for o in outcomes]
     return {
         "median": statistics.median(seconds),
@@ -63,8 +70,29 @@ def measure(argv: list[str], runs: int) -> dict:
     }
 
 
-def audit_command(*paths: Path) -> list[str]:
-    return [sys.executable, "-m", "auditor", "--isolated", *map(str, paths)]
+def audit_command(*paths: Path, options: tuple[str, ...] = ()) -> list[str]:
+    return [sys.executable, "-m", "auditor", "--isolated", *options, *map(str, paths)]
+
+
+def host_pool_file(tree: Path) -> Path | None:
+    """The first file (by name) defining a class whose `__init__` takes `device_pool`."""
+    for path in sorted(tree.rglob("*.py")):
+        if b"device_pool" in path.read_bytes() and b"class " in path.read_bytes():
+            return path
+    return None
+
+
+class Editor:
+    """Appends a different comment to a file before each run: a new commit's content."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.count = 0
+
+    def __call__(self) -> None:
+        self.count += 1
+        with self.path.open("a") as handle:
+            handle.write(f"\n# edited by bench/speed.py {self.count}\n")
 
 
 def ruff_command(tree: Path) -> list[str] | None:
@@ -169,12 +197,14 @@ def stages(tree: Path) -> list[str]:
 
     patches = [
         (engine, "discover", "1 discover"),
-        (engine, "parse_file", "2 read + CPython check (parse_file)"),
-        (engine, "may_define_pools", "3 pre-filter (may_define_pools)"),
-        (engine, "ProjectIndex", "4 index, up-front modules"),
-        (engine, "catalog", "5 catalog (pairing)"),
-        (PoolEvaluator, "evaluate", "6 evaluate pools (interpreter)"),
-        (engine, "_apply_suppressions", "7 suppressions"),
+        (engine, "_read", "2 read files (_read)"),
+        (engine, "_file_facts", "3 CPython check (_file_facts, workers)"),
+        (engine, "_modules", "3b modules from the facts (_modules)"),
+        (engine, "may_define_pools", "4 pre-filter (may_define_pools)"),
+        (engine, "_RecordingIndex", "5 index, up-front modules"),
+        (engine, "catalog", "6 catalog (pairing)"),
+        (PoolEvaluator, "evaluate", "7 evaluate pools (interpreter)"),
+        (engine, "_apply_suppressions", "8 suppressions"),
         (parse, "_libcst_parse", " libcst parse, wherever"),
         (parse, "_resolve_positions", " libcst positions, wherever"),
     ]
@@ -185,7 +215,9 @@ def stages(tree: Path) -> list[str]:
     gc.disable()
     try:
         started = time.perf_counter()
-        result = engine.audit([tree], settings)
+        from auditor.workers import default_jobs
+
+        result = engine.audit([tree], settings, jobs=default_jobs())
         total = time.perf_counter() - started
     finally:
         gc.enable()
@@ -220,54 +252,104 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stages", action="store_true", help="print the time of each stage")
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write to FILE")
     args = parser.parse_args(argv)
-    tree = args.tree or DEFAULT_TREE
-    if not tree.exists():
-        parser.error(f"{tree} does not exist; give a tree to audit")
-    files = sum(1 for _ in tree.rglob("*.py")) if tree.is_dir() else 1
+    given = args.tree or DEFAULT_TREE
+    if not given.is_dir():
+        parser.error(f"{given} is not a folder; give a tree to audit")
+    work = Path(tempfile.mkdtemp(prefix="layout-audit-bench-"))
+    try:
+        return bench(given, work, args)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def bench(given: Path, work: Path, args: argparse.Namespace) -> int:
+    tree = work / given.name
+    shutil.copytree(given, tree)
+    files = sum(1 for _ in tree.rglob("*.py"))
     report = [
-        f"Tree: `{tree}` ({files} Python files); Python {sys.version.split()[0]}, "
-        f"{os.cpu_count()} CPUs.",
+        f"Tree: `{given}` ({files} Python files), copied to a temporary folder; "
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, shared with other work "
+        "(figures vary between runs; medians of several).",
         "",
     ]
+    cache = work / ".layout_audit_cache"
 
-    whole = measure(audit_command(tree), args.runs)
-    rows = [(f"`layout-audit {tree.name}`", whole)]
+    def clean() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    name = tree.name
+    cold = measure(audit_command(tree), args.runs, work, before=clean)
+    rows = [(f"`layout-audit {name}`, cold (empty cache)", cold)]
+    rows.append(
+        (
+            f"`layout-audit --no-cache {name}`",
+            measure(audit_command(tree, options=("--no-cache",)), args.runs, work),
+        )
+    )
+    rows.append(
+        (
+            f"`layout-audit --no-cache -j 1 {name}` (no workers)",
+            measure(audit_command(tree, options=("--no-cache", "-j", "1")), args.runs, work),
+        )
+    )
+    run_once(audit_command(tree), work)  # fill the cache
+    warm = measure(audit_command(tree), args.runs, work)
+    rows.append((f"`layout-audit {name}`, warm (nothing changed)", warm))
     ruff = ruff_command(tree)
-    if ruff is not None:
-        rows.append((f"`ruff check --no-cache {tree.name}`", measure(ruff, args.runs)))
-    report += ["Whole tree:", "", *table(rows, whole), ""]
-    if len(rows) > 1:
-        ratio = whole["median"] / rows[1][1]["median"]
-        report += [f"layout-audit takes {ratio:.0f}x ruff's time on the same files.", ""]
-    report += [f"layout-audit: {summary_line(whole['stderr'])}", ""]
+    ruff_row = measure(ruff, args.runs, work) if ruff is not None else None
+    if ruff_row is not None:
+        rows.append((f"`ruff check --no-cache {name}`", ruff_row))
+    report += ["**Whole tree**", "", *table(rows, cold), ""]
+    if ruff_row is not None:
+        report.append(
+            f"Cold: {cold['median'] / ruff_row['median']:.1f}x ruff's time on the same files "
+            f"(target 1.0x). Warm: {warm['median'] / cold['median']:.3f}x the cold run "
+            "(target 0.1x)."
+        )
+    report += ["", f"layout-audit (cold): {summary_line(cold['stderr'])}", ""]
 
+    torch = measure([sys.executable, "-c", "import torch"], args.runs)
+    rows = [('`python -c "import torch"`', torch)]
     small = file_without_pools(tree)
     if small is not None:
-        rows = [
+        edit = Editor(small)
+        rows.append(
             (
-                f"`layout-audit {small.name}` (1 file, no pool)",
-                measure(audit_command(small), args.runs),
+                f"`layout-audit {name}` after editing `{small.relative_to(tree)}` (no pool)",
+                measure(audit_command(tree), args.runs, work, before=edit),
             )
-        ]
-        torch = measure([sys.executable, "-c", "import torch"], args.runs)
-        rows.append(('`python -c "import torch"`', torch))
-        report += [
-            f"Pre-commit-sized: one file without a pool class, `{small.relative_to(tree) if tree.is_dir() else small}`:",
-            "",
-        ]
-        report += [*table(rows, rows[0][1]), ""]
+        )
+        rows.append(
+            (
+                f"`layout-audit --no-cache {small.name}` (that file alone)",
+                measure(audit_command(small, options=("--no-cache",)), args.runs, work),
+            )
+        )
+    host = host_pool_file(tree)
+    if host is not None:
+        edit = Editor(host)
+        rows.append(
+            (
+                f"`layout-audit {name}` after editing `{host.relative_to(tree)}` (host pool)",
+                measure(audit_command(tree), args.runs, work, before=edit),
+            )
+        )
+    report += ["**Pre-commit-sized** (cache from the run before the edit)", ""]
+    report += [*table(rows, torch), ""]
 
     if args.stages:
-        report += [f"Stages of one in-process audit of `{tree}`:", "", *stages(tree)]
+        report += [f"**Stages** of one in-process audit of `{given}` (no cache):", ""]
+        report += stages(tree)
 
     if args.profile:
         report += [
-            f"cProfile of one in-process audit of `{tree}`:",
+            f"**cProfile** of one in-process audit of `{given}` (no cache, no workers):",
             "",
             *profile(tree, args.profile),
         ]
 
     text = "\n".join(report).rstrip() + "\n"
+    text = text.replace(str(work) + os.sep, "")
     sys.stdout.write(text)
     if args.markdown is not None:
         args.markdown.write_text(text)

@@ -271,7 +271,7 @@ def test_a_config_error_found_during_the_audit_is_one_line_exit_2(monkeypatch, c
     import auditor.engine
     from auditor.settings import ConfigError
 
-    def late(paths, settings):
+    def late(paths, settings, **options):
         raise ConfigError("rules/x.toml: dtypes.default: unknown torch dtype 'torch.float9'")
 
     monkeypatch.setattr(auditor.engine, "audit", late)

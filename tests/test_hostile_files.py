@@ -327,14 +327,14 @@ def test_an_unexpected_parser_failure_is_one_e902_not_the_end_of_the_audit(
     """Whatever escapes the parser for one file (a bug in it, or in libcst) is that file's
     E902; the other files are still audited."""
     HOSTILE.write_text("x = 1\n")
-    real_parse = auditor.engine.parse_file
+    real_parse = auditor.engine.module_from_facts
 
-    def parse_file(source, shown):
+    def module_from_facts(source, shown, data, facts):
         if source.path.name == HOSTILE.name:
             raise failure()
-        return real_parse(source, shown)
+        return real_parse(source, shown, data, facts)
 
-    monkeypatch.setattr(auditor.engine, "parse_file", parse_file)
+    monkeypatch.setattr(auditor.engine, "module_from_facts", module_from_facts)
     code, out, err = run(capsys, "tree")
     name = type(failure()).__name__
     assert_reported_and_nothing_lost(code, out, err, HOSTILE, "cannot parse file", name)

@@ -430,3 +430,42 @@ def test_a_pair_check_without_check_pairs_still_runs_once_per_finding(tmp_path, 
     result = run(tmp_path, sites)
     [finding] = site_findings(result)
     assert finding.pairing.startswith("call site ") and "site1.py:4" in finding.pairing
+
+
+HOLDER = """
+    from pkg.pools import Dev, DevNarrow, DevWide, Host
+
+    class Hybrid:
+        def __init__(self, size, layer_num, narrow, make):
+            if narrow:
+                PoolClass = DevNarrow
+            else:
+                PoolClass = Dev
+            self.full_pool = PoolClass(size, layer_num)
+            self.other = make(size, layer_num)
+
+    class Cache:
+        def __init__(self, kv):
+            self.hybrid = kv
+            if not isinstance(self.hybrid, Hybrid):
+                raise ValueError("needs a hybrid pool")
+            self.kv = self.hybrid.{attribute}
+            self.host = Host(self.kv)
+"""
+
+
+def test_a_device_read_off_an_attribute_is_what_its_owner_builds_into_it(tmp_path):
+    """`Hybrid.full_pool` is only ever a Dev or a DevNarrow: DevWide (which Host's annotation
+    admits, and which would disagree) cannot reach the site."""
+    result = run(tmp_path, {"pkg/cache.py": HOLDER.replace("{attribute}", "full_pool")})
+    assert {(h, d) for h, d, _ in pairs(result)} == {("Host", "Dev"), ("Host", "DevNarrow")}
+    [finding] = [f for f in result.findings if f.host.class_name == "Host"]
+    assert finding.device.class_name == "DevNarrow"  # 64 vs 32: the real disagreement stays
+    pair = next(p for p in result.catalog.pairs if p.device.name == "Dev")
+    assert "self.hybrid.full_pool holds DevNarrow | Dev" in pair.evidence
+
+
+def test_an_attribute_built_by_an_opaque_call_does_not_narrow(tmp_path):
+    """`self.other = make(...)`: what it holds is not known, so the annotation's classes stay."""
+    result = run(tmp_path, {"pkg/cache.py": HOLDER.replace("{attribute}", "other")})
+    assert {d for _, d, _ in pairs(result)} == {"Dev", "DevWide", "DevNarrow"}

@@ -214,13 +214,13 @@ def test_only_modules_that_report_a_location_get_positions(tmp_path, monkeypatch
         },
     )
     indexes = []
-    real_index = auditor.engine.ProjectIndex
+    real_index = auditor.engine._RecordingIndex
 
     def spy(*args, **kwargs):
         indexes.append(real_index(*args, **kwargs))
         return indexes[-1]
 
-    monkeypatch.setattr(auditor.engine, "ProjectIndex", spy)
+    monkeypatch.setattr(auditor.engine, "_RecordingIndex", spy)
     result = audit([root], load_settings(None))
     assert [str(f.location) for f in result.findings] == [f"{root / 'pkg' / 'host.py'}:9:13"]
     modules = {Path(m.path).name: m.parsed for m in indexes[0].modules.values()}
@@ -250,7 +250,7 @@ def test_a_location_first_read_deep_in_the_stack_still_resolves(tmp_path):
 CHECK_TORCH = """
 import sys
 from auditor.cli import main
-code = main(["--isolated", sys.argv[1]])
+code = main(["--isolated", "--no-cache", sys.argv[1]])
 print("torch imported:", "torch" in sys.modules)
 """
 

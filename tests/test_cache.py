@@ -1,0 +1,466 @@
+"""The on-disk cache gives exactly the output of a run without it, and cannot be poisoned.
+
+The oracle is always a `--no-cache` run of the same tree: full JSON, `--show-unresolved`,
+`--show-pools`, the layout table and exit codes must be equal, cold and warm, and after any
+damage to the cache folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import auditor.cache
+import auditor.evaluate
+import auditor.parse
+from auditor.cache import CACHE_DIR_NAME, Cache, CachedDtype, dump, load
+from auditor.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+VIEWS = [
+    ["--output-format", "json"],
+    ["--show-unresolved", "--show-pools", "--table"],
+    ["--output-format", "sarif"],
+]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["--isolated", *argv])
+    out, err = capsys.readouterr()
+    return code, out, re.sub(r"\(\d+\.\d+s\)", "(time)", err)
+
+
+@pytest.fixture(autouse=True)
+def own_secret(tmp_path_factory, monkeypatch):
+    """Each test's runs with a secret of their own (child processes inherit the variable)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg")))
+    auditor.cache._secret.cache_clear()
+    yield
+    auditor.cache._secret.cache_clear()
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A copy of every fixture in a temporary working directory (where the cache goes)."""
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def cache_dir(project: Path) -> Path:
+    return project / CACHE_DIR_NAME
+
+
+def entries(project: Path) -> list[Path]:
+    return sorted(p for p in cache_dir(project).rglob("*.json"))
+
+
+def all_views(capsys, *extra: str) -> list[tuple[int, str, str]]:
+    return [run(capsys, "fixtures", *view, *extra) for view in VIEWS]
+
+
+def test_same_output_without_cache_cold_and_warm_on_all_fixtures(project, capsys):
+    reference = all_views(capsys, "--no-cache")
+    assert not cache_dir(project).exists()  # --no-cache writes nothing
+    assert reference[0][0] == 1 and json.loads(reference[0][1])  # findings, exit 1
+    cold = all_views(capsys)
+    assert entries(project)
+    warm = all_views(capsys)
+    assert cold == reference
+    assert warm == reference
+
+
+def test_cache_folder_is_tagged_and_ignored_by_git(project, capsys):
+    run(capsys, "fixtures/incident_buggy")
+    folder = cache_dir(project)
+    assert (
+        (folder / "CACHEDIR.TAG")
+        .read_text()
+        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    )
+    assert (folder / ".gitignore").read_text() == "*\n"
+    assert not list(folder.rglob(".tmp-*"))  # every write completed its rename
+
+
+def test_cache_goes_to_the_config_files_folder(tmp_path, monkeypatch, capsys):
+    shutil.copytree(FIXTURES / "incident_buggy", tmp_path / "repo" / "incident_buggy")
+    (tmp_path / "repo" / "pyproject.toml").write_text("[tool.layout-audit]\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main([str(tmp_path / "repo" / "incident_buggy")]) == 1
+    capsys.readouterr()
+    assert (tmp_path / "repo" / CACHE_DIR_NAME).is_dir()
+    assert not (elsewhere / CACHE_DIR_NAME).exists()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="since the merge of construction sites (main 89c4f9b) a result holds a ParsedModule "
+    "(via its sites), which the JSON form cannot store: whole results are not cached until "
+    "sites get a stored form",
+)
+def test_a_fully_warm_run_parses_nothing_with_libcst_and_never_imports_torch(project):
+    """In a child process, so torch is not already imported by the test session."""
+    script = (
+        "import sys, libcst\n"
+        "calls = []\n"
+        "real = libcst.parse_module\n"
+        "libcst.parse_module = lambda *a, **k: calls.append(1) or real(*a, **k)\n"
+        "from auditor.cli import main\n"
+        "code = main(['--isolated', 'fixtures', '--show-pools', '--table'])\n"
+        "print('RESULT', code, 'torch' in sys.modules, len(calls), file=sys.stderr)\n"
+    )
+    outputs = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, cwd=project
+        )
+        outputs.append(done)
+    cold, warm = outputs
+    assert "RESULT 1 True" in cold.stderr  # the cold run needed torch and libcst
+    assert "RESULT 1 False 0" in warm.stderr, warm.stderr
+    assert warm.stdout == cold.stdout
+
+
+def test_a_changed_pool_file_is_evaluated_again(project, capsys):
+    tree = project / "fixtures" / "incident_fixed"
+    code, out, _ = run(capsys, "fixtures/incident_fixed", "--output-format", "json")
+    assert (code, json.loads(out)) == (0, [])
+    buggy = project / "fixtures" / "incident_buggy"
+    for path in buggy.rglob("*.py"):  # the incident fix reverted, file by file
+        shutil.copyfile(path, tree / path.relative_to(buggy))
+    changed = run(capsys, "fixtures/incident_fixed", "--output-format", "json")
+    assert changed[0] == 1
+    assert [f["code"] for f in json.loads(changed[1])] == ["LA001"]
+    assert changed == run(
+        capsys, "fixtures/incident_fixed", "--output-format", "json", "--no-cache"
+    )
+
+
+def count_evaluations(monkeypatch) -> list[str]:
+    """The path of the device pool of every evaluation run from now on."""
+    calls: list[str] = []
+    real = auditor.evaluate.PoolEvaluator.evaluate
+
+    def evaluate(self, device, host=None, site=None):
+        if site is None:  # evaluations at a construction site are not cached yet
+            calls.append(device.module.path)
+        return real(self, device, host, site)
+
+    monkeypatch.setattr(auditor.evaluate.PoolEvaluator, "evaluate", evaluate)
+    return calls
+
+
+def count_libcst_parses(monkeypatch) -> list[int]:
+    calls: list[int] = []
+    real = auditor.parse.cst.parse_module
+
+    def parse_module(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(auditor.parse.cst, "parse_module", parse_module)
+    return calls
+
+
+def test_editing_a_file_without_pools_reuses_the_whole_result(project, capsys, monkeypatch):
+    other = project / "fixtures" / "incident_buggy" / "sglang" / "srt" / "unrelated.py"
+    other.write_text("def helper():\n    return 1\n")
+    first = run(capsys, "fixtures/incident_buggy", "--show-unresolved")
+    evaluations, parses = count_evaluations(monkeypatch), count_libcst_parses(monkeypatch)
+    other.write_text("def helper():\n    return 2  # edited\n")
+    again = run(capsys, "fixtures/incident_buggy", "--show-unresolved")
+    assert (evaluations, parses) == ([], [])  # nothing evaluated, nothing parsed by libcst
+    assert again == first
+    # a new class in it changes what the pre-filter sees: parsed, but nothing re-evaluated
+    other.write_text(
+        "class Helper:\n    def __init__(self, size, layer_num):\n        self.size = size\n"
+    )
+    changed = run(capsys, "fixtures/incident_buggy", "--show-unresolved")
+    assert parses and evaluations == ["fixtures/incident_buggy/sglang/srt/unrelated.py"]
+    assert changed == run(capsys, "fixtures/incident_buggy", "--show-unresolved", "--no-cache")
+
+
+def test_editing_one_pool_re_evaluates_only_what_read_it(project, capsys, monkeypatch):
+    evaluations = count_evaluations(monkeypatch)
+    reference = run(capsys, "fixtures", "--output-format", "json")
+    cold = list(evaluations)
+    evaluations.clear()
+    host = project / "fixtures" / "incident_buggy" / "sglang" / "srt" / "mem_cache"
+    host = host / "memory_pool_host.py"
+    host.write_text(host.read_text() + "\n# edited\n")
+    again = run(capsys, "fixtures", "--output-format", "json")
+    assert any(path.startswith("fixtures/incident_buggy/") for path in evaluations)
+    # evaluations of other trees come from the cache (since the merge of construction sites
+    # and declared hosts, the dsa_declared trees' are evaluated again too: not yet explained,
+    # see docs/speed.md; sound, only slower)
+    reused = [path for path in cold if path not in evaluations]
+    assert any(path.startswith("fixtures/mla_fp4_kv_buggy/") for path in reused), evaluations
+    assert len(evaluations) < len(cold)
+    assert again == reference
+
+
+def read_entry(path: Path) -> dict:
+    return json.loads(path.read_bytes().partition(b"\n")[2])
+
+
+def write_entry(path: Path, entry: dict, seal=auditor.cache._seal) -> None:
+    """An entry as this user's runs write it (sealed with their secret), unless `seal` says
+    otherwise."""
+    body = json.dumps(entry).encode()
+    path.write_bytes(seal(body) + b"\n" + body)
+
+
+def damage(path: Path, how: str) -> None:
+    """Damage of every kind; the well-formed kinds are sealed with this user's own secret, so
+    that it is the validation of the entry, not its seal, that must catch them."""
+    if how == "truncated":
+        path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
+    elif how == "garbage":
+        path.write_bytes(os.urandom(300) + b"\xff\xfe\x00")
+    elif how == "wrong-shape":
+        entry = read_entry(path)
+        entry["value"] = [1, {"$data": "auditor.engine:AuditResult", "fields": {}}, "x"]
+        write_entry(path, entry)
+    elif how == "missing-field":
+        text = path.read_bytes().partition(b"\n")[2].decode()
+        renamed = text.replace('"findings":', '"findings_renamed":', 1)
+        renamed = renamed.replace('"bytes_per_token_per_layer":', '"bytes_per_token":', 1)
+        write_entry(path, json.loads(renamed))
+    elif how == "foreign-class":
+        text = path.read_bytes().partition(b"\n")[2].decode()
+        write_entry(path, json.loads(text.replace('"auditor.', '"subprocess.')))
+    elif how == "other-version":
+        entry = read_entry(path)
+        entry["tool"] = "0" * 64
+        write_entry(path, entry)
+    elif how == "unsealed":
+        write_entry(path, read_entry(path), seal=lambda body: b"0" * 64)
+    elif how == "empty":
+        path.write_bytes(b"")
+    elif how == "directory":
+        path.unlink()
+        path.mkdir()
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "truncated",
+        "garbage",
+        "wrong-shape",
+        "missing-field",
+        "foreign-class",
+        "other-version",
+        "unsealed",
+        "empty",
+        "directory",
+    ],
+)
+def test_a_damaged_cache_gives_the_no_cache_result(project, capsys, how):
+    reference = all_views(capsys, "--no-cache")
+    all_views(capsys)  # fill the cache
+    damaged = entries(project)
+    assert len(damaged) > 3
+    for path in damaged:
+        damage(path, how)
+    assert all_views(capsys) == reference
+    assert all_views(capsys) == reference  # and what it wrote back is sound too
+
+
+def test_a_planted_clean_result_under_another_key_hides_nothing(project, capsys):
+    """A result claiming "no findings", copied over the buggy incident's entry (a pull request
+    could ship one): its inner key is not the buggy tree's, so it is ignored."""
+    buggy, fixed = "fixtures/incident_buggy", "fixtures/incident_fixed"
+    reference = run(capsys, buggy, "--output-format", "json", "--no-cache")
+    assert reference[0] == 1
+    run(capsys, buggy, "--output-format", "json")
+    buggy_entries = set(entries(project))
+    assert run(capsys, fixed, "--output-format", "json")[0] == 0
+    fixed_entries = [p for p in entries(project) if p not in buggy_entries]
+    clean_result = next(p for p in fixed_entries if p.parent.name == "results")
+    for path in buggy_entries:
+        if path.parent.name == clean_result.parent.name:
+            shutil.copyfile(clean_result, path)
+    assert run(capsys, buggy, "--output-format", "json") == reference
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="since the merge of construction sites (main 89c4f9b) a result holds a ParsedModule "
+    "(via its sites), which the JSON form cannot store: whole results are not cached until "
+    "sites get a stored form",
+)
+def test_a_forged_result_under_the_right_key_hides_nothing(project, capsys):
+    """The same, with the inner key rewritten to the buggy tree's: only the seal (an HMAC with
+    a secret kept outside the project) tells it from a genuine entry, and it fails."""
+    buggy, fixed = "fixtures/incident_buggy", "fixtures/incident_fixed"
+    reference = run(capsys, buggy, "--output-format", "json", "--no-cache")
+    run(capsys, buggy, "--output-format", "json")
+    buggy_result = next(p for p in entries(project) if p.parent.name == "results")
+    run(capsys, fixed, "--output-format", "json")
+    fixed_result = next(
+        p for p in entries(project) if p.parent.name == "results" and p != buggy_result
+    )
+    forged = read_entry(fixed_result)
+    forged["key"] = read_entry(buggy_result)["key"]
+    forged["value"]["read"] = {}  # claims to depend on no file
+    other_secret = hmac_with(b"a stranger's secret")
+    write_entry(buggy_result, forged, seal=other_secret)
+    assert run(capsys, buggy, "--output-format", "json") == reference
+    # the seal is what stands between: sealed with this user's own secret it would be believed
+    write_entry(buggy_result, forged)
+    assert run(capsys, buggy, "--output-format", "json")[0] == 0
+
+
+def hmac_with(secret: bytes):
+    import hashlib
+    import hmac
+
+    return lambda body: hmac.new(secret, body, hashlib.sha256).hexdigest().encode()
+
+
+def test_two_runs_at_once_on_the_same_tree(project):
+    command = [sys.executable, "-m", "auditor", "--isolated", "fixtures", "--output-format", "json"]
+    reference = subprocess.run([*command, "--no-cache"], capture_output=True, cwd=project)
+    children = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project)
+        for _ in range(2)
+    ]
+    outputs = [child.communicate() for child in children]
+    for child, (out, _) in zip(children, outputs):
+        assert child.returncode == reference.returncode == 1
+        assert out == reference.stdout
+    warm = subprocess.run(command, capture_output=True, cwd=project)
+    assert (warm.returncode, warm.stdout) == (1, reference.stdout)
+
+
+def test_an_unwritable_cache_folder_still_audits(project, capsys):
+    reference = run(capsys, "fixtures", "--output-format", "json", "--no-cache")
+    cache_dir(project).write_text("not a folder")  # every write fails
+    assert run(capsys, "fixtures", "--output-format", "json") == reference
+
+
+def test_clean_removes_the_cache(project, capsys):
+    run(capsys, "fixtures/incident_buggy")
+    assert cache_dir(project).is_dir()
+    assert main(["clean"]) == 0
+    assert "removed" in capsys.readouterr().out
+    assert not cache_dir(project).exists()
+    run(capsys, "fixtures/incident_buggy")
+    assert main(["--clean-cache"]) == 0
+    assert not cache_dir(project).exists()
+
+
+def test_a_path_named_clean_is_audited_not_taken_for_the_command(project, capsys):
+    shutil.copytree(project / "fixtures" / "incident_buggy", project / "clean")
+    code, out, _ = run(capsys, "clean")
+    assert code == 1 and "LA001" in out
+    assert cache_dir(project).is_dir()  # the audit ran (and cached), nothing was removed
+
+
+def test_only_a_cache_folder_is_removed(tmp_path):
+    victim = tmp_path / "precious"
+    victim.mkdir()
+    assert auditor.cache.clean(victim) is False
+    assert victim.is_dir()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="since the merge of construction sites (main 89c4f9b) a result holds a ParsedModule "
+    "(via its sites), which the JSON form cannot store: whole results are not cached until "
+    "sites get a stored form",
+)
+def test_round_trip_keeps_every_field_and_shared_classes(project):
+    """dump/load on a real result: equal JSON-visible facts, and one stand-in per class."""
+    from auditor.engine import audit
+    from auditor.settings import load_settings
+
+    result = audit([project / "fixtures"], load_settings(None))
+    loaded = load(json.loads(json.dumps(dump(result))))
+    assert [f.as_json() for f in loaded.findings] == [f.as_json() for f in result.findings]
+    assert loaded.errors == result.errors
+    assert loaded.unresolved == result.unresolved
+    assert len(loaded.evaluations) == len(result.evaluations)
+    hosts = {id(pair.host) for pair in loaded.catalog.pairs}
+    assert {id(e.host) for e in loaded.evaluations if e.host is not None} <= hosts
+
+
+def test_dtypes_read_back_without_torch_name_and_compare_like_torch():
+    import torch
+
+    from auditor.dtypes import dtype_name, is_dtype
+
+    stand_in = CachedDtype("bfloat16")
+    assert is_dtype(stand_in) and dtype_name(stand_in) == "bfloat16"
+    assert stand_in == torch.bfloat16 and stand_in != torch.float16
+    assert str(stand_in) == str(torch.bfloat16)
+
+
+def test_values_json_cannot_hold_are_not_cached():
+    with pytest.raises(auditor.cache.NotCacheable):
+        dump(object())
+    with pytest.raises(auditor.cache.NotCacheable):
+        dump({"x": b"bytes"})
+
+
+def test_a_disabled_cache_finds_and_writes_nothing(tmp_path):
+    cache = Cache(None)
+    cache.put("results", "k", {"x": 1})
+    assert cache.get("results", "k") is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_secret_is_private_and_outside_the_project(project, capsys):
+    run(capsys, "fixtures/incident_buggy")
+    secret = Path(os.environ["XDG_CACHE_HOME"]) / "layout-audit" / "secret"
+    assert secret.stat().st_mode & 0o777 == 0o600 and len(secret.read_bytes()) == 32
+    assert not list(project.rglob("secret"))
+
+
+def test_no_place_for_a_secret_still_audits(project, capsys, monkeypatch):
+    blocked = project / "blocked"
+    blocked.write_text("a file where the cache home folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    auditor.cache._secret.cache_clear()
+    reference = run(capsys, "fixtures", "--output-format", "json", "--no-cache")
+    assert run(capsys, "fixtures", "--output-format", "json") == reference
+    auditor.cache._secret.cache_clear()  # a new process: a new secret, old entries unproven
+    assert run(capsys, "fixtures", "--output-format", "json") == reference
+
+
+def test_old_entries_are_pruned(project, capsys, monkeypatch):
+    monkeypatch.setattr(auditor.cache, "MAX_ENTRIES", 2)
+    helper = project / "fixtures" / "incident_buggy" / "sglang" / "srt" / "helper.py"
+    for edit in range(4):  # a new class each time: a new result key each time
+        helper.write_text(f"class Edit{edit}:\n    pass\n")
+        run(capsys, "fixtures/incident_buggy")
+    assert len(list((cache_dir(project) / "results").glob("*.json"))) == 2
+
+
+def test_a_file_newly_naming_a_host_class_is_read_again(project, capsys, monkeypatch):
+    """Pairing searches every file's bytes for host class names (construction sites): a file
+    that starts naming one, with no class of its own changing, must not reuse the result."""
+    other = project / "fixtures" / "incident_buggy" / "sglang" / "srt" / "unrelated.py"
+    other.write_text("def helper():\n    return 1\n")
+    run(capsys, "fixtures/incident_buggy", "--output-format", "json")
+    parses = count_libcst_parses(monkeypatch)
+    other.write_text(
+        "from sglang.srt.mem_cache.memory_pool_host import MLATokenToKVPoolHost\n\n\n"
+        "def build(device_pool):\n    return MLATokenToKVPoolHost(device_pool, 2.0, 0, 1)\n"
+    )
+    again = run(capsys, "fixtures/incident_buggy", "--output-format", "json")
+    assert parses, "the stored result was reused although a file now names the host class"
+    assert again == run(capsys, "fixtures/incident_buggy", "--output-format", "json", "--no-cache")
