@@ -119,8 +119,12 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
         )
     if evaluation.points and not feasible:
         first = evaluation.points[0]
-        reason = first.failure or Unknown(
-            f"no feasible config point: {first.infeasible.reason}", first.infeasible.location
+        reason = (
+            first.failure
+            if first.failure is not None  # an Unknown has no truth value
+            else Unknown(
+                f"no feasible config point: {first.infeasible.reason}", first.infeasible.location
+            )
         )
         into.setdefault((pair, reason.reason), Unresolved(pair, reason))
     for point in evaluation.points:
@@ -150,7 +154,11 @@ def may_define_pools(parsed: list[ParsedModule], settings: Settings) -> set[int]
     an `import ... as` alias of one is kept too, until nothing changes. Other modules cannot
     define a pool; they are indexed only if resolving a name needs them.
     """
-    words = set(settings.layer_params) | set(settings.device_pool_params)
+    words = (
+        set(settings.layer_params)
+        | set(settings.device_pool_params)
+        | set(settings.buffer_info_params)
+    )
     kept: set[int] = set()
     names: set[str] = set()  # classes that may be pools, or derive from one
     aliases: list[tuple[str, str]] = []

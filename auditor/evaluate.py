@@ -95,7 +95,7 @@ class PoolEvaluator:
         kwargs: dict[str, Any] = {}
         where = site.where()
         for name in parameter_names(site.host):
-            if name == site.device_parameter:
+            if name == site.device_parameter and not site.via_record:
                 kwargs[name] = device
             elif name in site.arguments:
                 value = site_value(site, name, interpreter, device)
@@ -133,6 +133,7 @@ class PoolEvaluator:
         reads: set[str] = set()
         result = PointResult(values)
         t3 = t2 + (t2 - t1)  # a fifth build checks that bytes really are linear in tokens
+        refused: Unknown | None = None
         for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
             full = dict(values)
             full.update({name: tokens for name in settings.token_params})
@@ -151,6 +152,10 @@ class PoolEvaluator:
                 elif host_cls is not None:
                     host = self.build_host(host_cls, interpreter, full, device)
                     host_builds.append((host, tokens, layers))
+                # a host built from a record validates the record: it may refuse this one
+                via_record = site is not None and site.via_record
+                if host_cls is not None and via_record and refused is None:
+                    refused = _may_reject(host)  # the code may refuse this pair here
             except Infeasible as signal:
                 result.infeasible = signal
             except BudgetExceeded as signal:
@@ -163,6 +168,9 @@ class PoolEvaluator:
         result.device = measure(
             device_builds, device_cls, settings.token_params, settings.layer_params
         )
+        if refused is not None:  # the device's figures stand; the host's are not compared
+            result.failure = refused
+            return result, reads
         if host_cls is not None:
             result.host = self.measure_host(host_builds, host_cls)
             result.host_claim = claimed_size(host_builds, host_cls, settings.layer_params)
@@ -198,6 +206,26 @@ class PoolEvaluator:
 
         ordered = [by_key[key] for key in sorted(by_key, key=order)]
         return Evaluation(device_cls, host_cls, ordered, varied, truncated, site)
+
+
+OUTSIDE = "(outside the audited tree)"  # how the interpreter words a call it cannot follow
+
+
+def _may_reject(host: Any) -> Unknown | None:
+    """Why a host built from a record may raise at this point on a path the interpreter could
+    not decide, or None (hosts taking the device pool itself keep the old rule: an undecided
+    raise is passed over; making it unresolved hides pairs such as 0.5.23's K-only host, whose
+    checks are on other arguments). A raise decided by the machine the code runs on (`psutil`, environment
+    variables: a call outside the audited tree, such as the host-memory check every HiCache
+    host makes) is not a refusal of the pair and is passed over, as before; one undecided for
+    another reason (a loop over a `**kwargs` value that is not followed) may be the code
+    rejecting this device's record (0.5.23's MLA host raises for FP4 scales)."""
+    if not isinstance(host, Instance):
+        return None
+    for why in host.may_raise:
+        if OUTSIDE not in why.reason:
+            return Unknown(f"host {host.cls.name}: {why.reason}", why.location)
+    return None
 
 
 class _DeviceSubstitution(cst.CSTTransformer):

@@ -76,7 +76,10 @@ def dimensions(classes: list[ClassInfo], settings: Settings) -> dict[str, Dimens
     for variable, texts in settings.switches.items():
         found[switch_dimension(variable)] = Dimension(switch_dimension(variable), tuple(texts))
     fixed = (
-        set(settings.token_params) | set(settings.layer_params) | set(settings.device_pool_params)
+        set(settings.token_params)
+        | set(settings.layer_params)
+        | set(settings.device_pool_params)
+        | set(settings.buffer_info_params)
     )
     for cls in classes:
         code = cls.module.parsed.code

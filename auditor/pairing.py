@@ -12,6 +12,7 @@ parameter's annotation (every concrete device pool below that class).
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from auditor.evaluate import Evaluation
@@ -20,7 +21,7 @@ from auditor.interpret.values import Unknown
 from auditor.matrix import constructor_parameters, parameter_names
 from auditor.measure import looks_like_buffer
 from auditor.parse import ParsedModule
-from auditor.scope import cpython_tree
+from auditor.scope import code_of, cpython_tree
 from auditor.settings import Settings
 from auditor.sites import ConstructionSite, find_sites
 
@@ -50,7 +51,17 @@ class PoolCatalog:
 
 
 def is_host_pool(cls: ClassInfo, settings: Settings) -> bool:
-    return any(name in settings.device_pool_params for name in parameter_names(cls))
+    names = parameter_names(cls)
+    return any(n in settings.device_pool_params for n in names) or is_record_host(cls, settings)
+
+
+def is_record_host(cls: ClassInfo, settings: Settings) -> bool:
+    """A host built from a record of the device pool's buffers (`buffer_info: MLABufferInfo`)
+    rather than from the device pool itself."""
+    names = parameter_names(cls)
+    return not any(n in settings.device_pool_params for n in names) and any(
+        n in settings.buffer_info_params for n in names
+    )
 
 
 def is_device_pool(cls: ClassInfo, settings: Settings) -> bool:
@@ -169,8 +180,70 @@ def _annotation_pairs(
     return found, f"annotation {annotation} on {owner.name}.__init__"
 
 
+def _record_producers(
+    index: ProjectIndex, host: ClassInfo, devices: list[ClassInfo], settings: Settings, trees
+) -> tuple[list[ClassInfo], str | Unknown]:
+    """Devices whose methods (their MRO) build a record of a class the host's record parameter
+    is annotated with (`MLABufferInfo(...)`), and the evidence text (or why there are none)."""
+    owner = _annotation_owner(host)
+    param = next(
+        (p for p in constructor_parameters(host) if p.name.value in settings.buffer_info_params),
+        None,
+    )
+    if param is None or param.annotation is None:
+        return [], Unknown(
+            f"host pool {host.name}: record parameter has no annotation to pair by",
+            host.location,
+        )
+    text = owner.module.parsed.code(param.annotation.annotation)
+    records = {}
+    for word in re.findall(r"[A-Za-z_][\w.]*", text):
+        found = index.resolve_static(owner.module, word)
+        if isinstance(found, ClassInfo):
+            records[found.name] = found
+    if not records:
+        return [], Unknown(
+            f"host pool {host.name}: annotation {text.strip()!r} names no record class "
+            "of the audited tree",
+            host.location,
+        )
+    producers = [d for d in devices if _builds_any(d, set(records), trees)]
+    names = " | ".join(sorted(records))
+    if not producers:
+        return [], Unknown(
+            f"host pool {host.name}: no device pool builds a {names} record",
+            host.location,
+        )
+    return producers, f"device pools that build {names} (annotation on {owner.name}.__init__)"
+
+
+def _builds_any(device: ClassInfo, names: set[str], trees: dict) -> bool:
+    """Does a method of the device (its MRO) call a class of these names?"""
+    for klass in device.mro():
+        key = ("builds", id(klass))
+        if key not in trees:
+            tree = cpython_tree(klass.module, trees)
+            node = _class_node(tree, klass) if tree is not None else None
+            called = set()
+            for item in ast.walk(node) if node is not None else ():
+                if isinstance(item, ast.Call):
+                    func = item.func
+                    if isinstance(func, ast.Name):
+                        called.add(func.id)
+                    elif isinstance(func, ast.Attribute):
+                        called.add(func.attr)
+            trees[key] = called
+        if trees[key] & names:
+            return True
+    return False
+
+
 def _site_evidence(site: ConstructionSite) -> tuple[str, dict]:
-    parts = [f"call site {site.where()}"]
+    if site.via_record:
+        parts = [f"buffer info via call site {site.where()}"]
+        parts.append(f"{site.device_parameter}={code_of(site.arguments[site.device_parameter])}")
+    else:
+        parts = [f"call site {site.where()}"]
     if site.how != "direct call":
         parts.append(site.how)
     guards = [g.describe() for g in site.guards if g.subject == site.device_text]
@@ -182,7 +255,7 @@ def _site_evidence(site: ConstructionSite) -> tuple[str, dict]:
         parts.append(site.unfollowed)
     location = site.location
     detail = {
-        "kind": "call site",
+        "kind": "buffer info" if site.via_record else "call site",
         "site": {
             "path": location.path,
             "line": location.line,
@@ -216,13 +289,31 @@ def _pairs_at_sites(
                 for problem in site.problems
             )
             continue
+        if site.via_record and site.record_problem is not None:
+            problems.append(
+                Unknown(f"call site {site.where()}: {site.record_problem}", site.location)
+            )
+            continue
+        if site.via_record and isinstance(evidence, Unknown):
+            problems.append(Unknown(f"call site {site.where()}: {evidence.reason}", site.location))
+            continue
         if isinstance(evidence, Unknown) and not site.narrows():
             continue  # neither the annotation nor the site says which devices come
         candidates = annotated if not isinstance(evidence, Unknown) else devices
         text, detail = _site_evidence(site)
         if not isinstance(evidence, Unknown):
             detail["annotation"] = evidence
-        pairs.extend(Pair(host, d, text, site, detail) for d in candidates if site.admits(d))
+        admitted = [Pair(host, d, text, site, detail) for d in candidates if site.admits(d)]
+        if site.via_record and not admitted:  # say so: the record's maker is not known here
+            said = site.declared_from or ", ".join(g.describe() for g in site.guards) or "?"
+            problems.append(
+                Unknown(
+                    f"call site {site.where()}: none of the {evidence} can be "
+                    f"{site.device_text} here ({said})",
+                    site.location,
+                )
+            )
+        pairs.extend(admitted)
     why_not = None
     if not pairs and isinstance(evidence, Unknown):
         why = evidence.reason.removeprefix(f"host pool {host.name}: ")
@@ -265,7 +356,9 @@ def catalog(
     ]
     site_hosts = [h for h in hosts if h not in configured_hosts]
     sites = (
-        find_sites(index, parsed, site_hosts, settings.device_pool_params)
+        find_sites(
+            index, parsed, site_hosts, settings.device_pool_params, settings.buffer_info_params
+        )
         if parsed is not None
         else []
     )
@@ -291,7 +384,11 @@ def catalog(
                         )
                     )
             continue
-        annotated, evidence = _annotation_pairs(index, host, devices, settings)
+        record_host = is_record_host(host, settings)
+        if record_host:
+            annotated, evidence = _record_producers(index, host, devices, settings, trees)
+        else:
+            annotated, evidence = _annotation_pairs(index, host, devices, settings)
         written = [s for s in sites if s.host is host]
         if written:  # built in the audited paths: the annotation is not used
             found, problems, why_not = _pairs_at_sites(host, written, annotated, evidence, devices)
@@ -302,6 +399,15 @@ def catalog(
             continue
         if isinstance(evidence, Unknown):
             unresolved.append(evidence)
+            continue
+        if record_host:  # how the record is read off the device is said only at a call
+            unresolved.append(
+                Unknown(
+                    f"host pool {host.name} is built from a record of a device pool's buffers "
+                    "and no call site in the audited paths says which pool makes it",
+                    host.location,
+                )
+            )
             continue
         for device in annotated:
             pairs.append(

@@ -53,6 +53,8 @@ class Settings:
     token_params: list[str] = field(default_factory=list)
     layer_params: list[str] = field(default_factory=list)
     device_pool_params: list[str] = field(default_factory=list)
+    # a host taking one of these is built from a record the device pool makes (`*BufferInfo`)
+    buffer_info_params: list[str] = field(default_factory=list)
     default_dtypes: list[Any] = field(default_factory=list)
     matrix: dict[str, list[Any]] = field(default_factory=dict)
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
@@ -264,6 +266,8 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
             settings.layer_params = _string_list(value, where)
         elif key == "device-pool":
             settings.device_pool_params = _string_list(value, where)
+        elif key == "buffer-info":
+            settings.buffer_info_params = _string_list(value, where)
         elif key in ("token-counts", "layer-counts"):
             counts = _string_list_of_ints(value, where)
             if key == "token-counts":

@@ -53,6 +53,8 @@ class ConstructionSite:
     unfollowed: str | None = None  # `*args` / `**kwargs` that could not be followed
     problems: list[str] = field(default_factory=list)
     local_names: frozenset[str] = frozenset()  # names the enclosing function binds
+    via_record: bool = False  # the host takes a record of the device's buffers, not the device
+    record_problem: str | None = None  # why the record's device pool is not known here
 
     @property
     def location(self) -> Location:
@@ -164,10 +166,12 @@ class SiteFinder:
         hosts: list[ClassInfo],
         device_params: list[str],
         names: set[str] = frozenset(),
+        record_params: list[str] = (),
     ) -> None:
         self.index = index
         self.hosts = hosts
         self.device_params = device_params
+        self.record_params = list(record_params)
         self.names = frozenset(names) | {h.name for h in hosts}  # host classes and their tables
         self.trees: dict[str, ast.Module | None] = {}
         self.cls_host: ClassInfo | None = None  # the host whose classmethod is being walked
@@ -329,6 +333,24 @@ class SiteFinder:
                 problems.append(f"more positional arguments than {host.name}() takes")
         device_parameter = next((p for p in parameters if p in self.device_params), None)
         device_node = arguments.get(device_parameter) if device_parameter else None
+        via_record, record_problem = False, None
+        if device_parameter is None:
+            device_parameter = next((p for p in parameters if p in self.record_params), None)
+            via_record = device_parameter is not None
+            record = arguments.get(device_parameter) if via_record else None
+            if record is not None:
+                record = _single_binding(walk, record)
+                arguments[device_parameter] = record
+                device_node = record_source(record)
+                if device_node is None:
+                    record_problem = (
+                        f"{device_parameter}={code_of(record)} is not read off a device pool "
+                        "here (`pool.method()...` or `pool.method()[i].attr` is followed)"
+                    )
+            elif via_record and unfollowed is None:
+                record_problem = f"{device_parameter} is not passed"
+            elif via_record:
+                record_problem = f"{device_parameter} may be passed by {unfollowed}"
         return ConstructionSite(
             host=host,
             module=module,
@@ -341,6 +363,8 @@ class SiteFinder:
             guards=tuple(g for g in guards if g.classes or not g.negated),
             unfollowed=unfollowed,
             problems=problems,
+            via_record=via_record,
+            record_problem=record_problem,
         )
 
     def _declare(self, site, scope, walk, parameters, owner) -> None:
@@ -385,6 +409,30 @@ class SiteFinder:
             if returns is not None:
                 site.declared = returns
                 site.declared_from = f"{text} = {callee.name}(...) -> {returns.name}"
+
+
+def _single_binding(walk: FunctionWalk, node: cst.BaseExpression) -> cst.BaseExpression:
+    """A local name assigned exactly once in the function stands for what it was assigned."""
+    if isinstance(node, cst.Name):
+        bindings = walk.assignments.get(node.value, [])
+        if len(bindings) == 1 and bindings[0].value is not None:
+            return bindings[0].value
+    return node
+
+
+def record_source(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The device pool a record argument is read off: the receiver of the first method call
+    of the chain (`kv.get_device_pool_infos()[0].buffer_info` and `kv._buffer_info()`: `kv`)."""
+    receiver = None
+    while True:
+        if isinstance(node, (cst.Attribute, cst.Subscript)):
+            node = node.value
+        elif isinstance(node, cst.Call):
+            if not isinstance(node.func, cst.Attribute):
+                return None  # a function or a constructor: not read off a pool
+            receiver = node = node.func.value
+        else:
+            return receiver
 
 
 def _dict_lookup(func: cst.BaseExpression):
@@ -476,6 +524,7 @@ def find_sites(
     parsed: list[ParsedModule],
     hosts: list[ClassInfo],
     device_params: list[str],
+    record_params: list[str] = (),
 ) -> list[ConstructionSite]:
     """Every construction site of the host classes, in files whose text names one of them."""
     if not hosts:
@@ -489,4 +538,4 @@ def find_sites(
         more = candidate_modules(index, parsed, tables)
         modules.extend(m for m in more if id(m) not in seen)
     modules.sort(key=lambda m: m.path)
-    return SiteFinder(index, hosts, device_params, tables).find(modules)
+    return SiteFinder(index, hosts, device_params, tables, record_params).find(modules)

@@ -167,6 +167,21 @@ CASES = [
         points_showing=8,
         also=("LA003",),  # the fp4 scale buffer has no host counterpart either
     ),
+    Expected(
+        fixture="buffer_info",  # the host takes the device's MHABufferInfo, not the device
+        host_class="MHATokenToKVPoolHost",
+        host_buffer="k_buffer",
+        device_class="MHATokenToKVPool",
+        device_buffer="k_buffer",
+        host_bytes=2048,  # 8 heads x 128 x float16
+        device_bytes=1024,  # 8 heads x 128 x float8_e5m2
+        where="dtype=float8_e5m2",
+        first_config={"dtype": "float8_e5m2", "page_size": 1},
+        shows=lambda config: config["dtype"] == "float8_e5m2",
+        figures=_same(2048, 1024),
+        points_evaluated=8,
+        points_showing=2,
+    ),
 ]
 IDS = [case.fixture for case in CASES]
 # fixture pairs of the other checks, tested in tests/test_checks_la002_la003.py
@@ -304,6 +319,7 @@ def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
     trees = sorted({Path(f["path"]).parts[1] for f in findings})
     # mha_v_head_dim needs its own pyproject (head_dim = 192) to show; --isolated hides it
     assert trees == [
+        "buffer_info_buggy",
         "dsa_declared_buggy",
         "factory_dict_buggy",
         "forgotten_override_buggy",

@@ -184,7 +184,7 @@ def site_kwargs(evaluation: Evaluation, point: PointResult, device: Any) -> dict
     namespace = dict(vars(importlib.import_module(site.module.name)))
     kwargs: dict[str, Any] = {}
     for name, node in site.arguments.items():
-        if name == site.device_parameter:
+        if name == site.device_parameter and not site.via_record:  # a record is built below
             kwargs[name] = device
             continue
         text = site.module.parsed.code(node)
@@ -427,3 +427,32 @@ def test_a_call_site_forgetting_an_override_really_disagrees(monkeypatch) -> Non
         and c.point.values["dtype"] == torch.float8_e4m3fn
     }
     assert [Path(p).name for p in wrong_sites] == ["decode_offload.py"]
+
+
+def test_a_host_built_from_buffer_info_really_disagrees_for_e5m2(monkeypatch) -> None:
+    """Built for real from the record the device pool makes (`kv_pool.get_buffer_info()`),
+    the buggy host's K rows are 2048 B/token/layer against the device's 1024, for float8_e5m2
+    only; the MLA pool, whose record is an MLABufferInfo, is not paired, and really cannot
+    build this host."""
+    settings, result, comparisons = oracle("buffer_info_buggy", monkeypatch)
+    mismatches = real_mismatches(comparisons, settings)
+    assert mismatches
+    for m in mismatches:
+        assert (m.host, m.device, m.buffer) == (
+            "MHATokenToKVPoolHost",
+            "MHATokenToKVPool",
+            "k_buffer",
+        )
+        assert m.values["dtype"] == torch.float8_e5m2
+        assert (m.host_bytes, m.device_bytes) == (2048, 1024)
+    assert len(mismatches) == 2  # two page sizes
+    assert [(p.host.name, p.device.name) for p in result.catalog.pairs] == [
+        ("MHATokenToKVPoolHost", "MHATokenToKVPool")
+    ]
+    with imported_fixture(FIXTURES / "buffer_info_buggy"):
+        from sglang.srt.mem_cache.memory_pool import MLATokenToKVPool
+        from sglang.srt.mem_cache.memory_pool_host import MHATokenToKVPoolHost
+
+        mla = MLATokenToKVPool(8, 1, torch.bfloat16, 512, 64, 2, device="meta")
+        with pytest.raises(AttributeError):
+            MHATokenToKVPoolHost(mla.get_buffer_info(), 2.0, 1, device_capacity_tokens=8)

@@ -155,6 +155,10 @@ class Statements:
                 receiver.attrs[attr] = unknown
             if calls and receiver.incomplete is None:
                 receiver.incomplete = unknown
+            if _raises(statements):
+                receiver.may_raise.append(
+                    Unknown(f"may raise on a path that could not be decided: {why}", location)
+                )
         if returns and frame.undecided_return is None and not frame.declarative:
             frame.undecided_return = Unknown(
                 f"return value depends on an undecided path: {why}", location
@@ -314,3 +318,15 @@ _AUG_TO_BINARY = {
     cst.BitOrAssign: cst.BitOr,
     cst.BitXorAssign: cst.BitXor,
 }
+
+
+def _raises(statements: list) -> bool:
+    """Does a block contain a `raise` (outside nested definitions)?"""
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Raise):
+            return True
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            pending.extend(node.children)
+    return False

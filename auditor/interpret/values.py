@@ -56,6 +56,8 @@ class Instance:
     attrs: dict[str, Any] = field(default_factory=dict)
     # set when an attribute may have been assigned on a path the interpreter could not decide
     incomplete: Unknown | None = None
+    # blocks of its construction that contain `raise` and could not be decided (why, where)
+    may_raise: list[Unknown] = field(default_factory=list)
     set_sites: dict[str, Location] = field(default_factory=dict)
 
 
