@@ -24,7 +24,8 @@ layout-audit reads the Python files under PATH (default: .), finds device pools 
 taking a token count and a layer count) and host pools (constructors taking a device pool or
 its buffer-info record, or layouts a device pool declares in data), pairs them where the code
 builds the host (isinstance dispatch, call-site arguments), evaluates every buffer's bytes per
-token per layer with real torch dtype sizes over the rule pack's config matrix, and reports disagreements with the config point and both formulas.
+token per layer with real torch dtype sizes over the rule pack's config matrix, and reports
+disagreements with the config point and both formulas.
 The audited code is never imported or executed.
 """
 
