@@ -145,7 +145,9 @@ def declarations(
             continue
         builder = declaration.attrs.get("host_pool_builder")
         if not isinstance(storage, Instance) or not isinstance(builder, Instance):
-            found.append(Unknown("host pool declaration without a known builder", declared_at))
+            found.append(
+                Unknown("host pool declaration without a known builder", declared_at or site)
+            )
             continue
         host = builder_host_class(index, builder.cls)
         if is_unknown(host):

@@ -31,7 +31,6 @@ from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.pairing import PoolCatalog, catalog, evaluate_pairs
 from auditor.parse import (
-    MAX_FILE_BYTES,
     ClassOutline,
     FileError,
     LateParseError,
@@ -39,6 +38,7 @@ from auditor.parse import (
     check_facts,
     may_suppress,
     module_from_facts,
+    outline_from_json,
     read_source,
 )
 from auditor.settings import Settings
@@ -181,6 +181,15 @@ def may_define_pools(parsed: list[ParsedModule], settings: Settings) -> set[int]
                 names.add(cls.name)
             else:
                 pending.append((id(module), cls))
+    kept.update(_derive_by_name(names, aliases, pending))
+    return kept
+
+
+def _derive_by_name(names: set[str], aliases: list[tuple[str, str]], pending: list) -> list:
+    """Grow `names` with the classes of `pending` ((key, ClassOutline) pairs) that name one of
+    them in their bases, directly or through an `import ... as` alias, until nothing changes;
+    the keys of the classes that joined."""
+    joined = []
     changed = True
     while changed:
         changed = False
@@ -189,15 +198,15 @@ def may_define_pools(parsed: list[ParsedModule], settings: Settings) -> set[int]
                 names.add(alias)
                 changed = True
         still = []
-        for module_id, cls in pending:
+        for key, cls in pending:
             if cls.bases & names:
                 names.add(cls.name)
-                kept.add(module_id)
+                joined.append(key)
                 changed = True
             else:
-                still.append((module_id, cls))
+                still.append((key, cls))
         pending = still
-    return kept
+    return joined
 
 
 def _apply_suppressions(
@@ -309,8 +318,10 @@ def audit(
     evaluated += [
         (pair, declared_evaluator.evaluate(pair.device, pair.host)) for pair in declared_pairs
     ]
+    stored: set[int] = set()  # sites sharing one evaluation list it once
     for pair, evaluation in evaluated:
-        if not any(evaluation is e for e in result.evaluations):
+        if id(evaluation) not in stored:
+            stored.add(id(evaluation))
             result.evaluations.append(evaluation)
             _collect_unresolved(evaluation, unresolved)
         paired_devices.add(id(pair.device))
@@ -374,13 +385,6 @@ def _read(source: SourceFile) -> tuple[SourceFile, str, bytes | FileError]:
     """A file's bytes (the key of everything cached about it), or why it cannot be read."""
     shown = display_path(source.path)
     try:
-        size = source.path.stat().st_size
-    except OSError:
-        size = 0  # read_source reports why it cannot be read
-    if size > MAX_FILE_BYTES:  # checked before reading, so a huge file is never loaded
-        message = f"file is {size} bytes, over the {MAX_FILE_BYTES} byte limit"
-        return source, shown, FileError(shown, 1, 1, message)
-    try:
         return source, shown, read_source(source, shown)
     except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
         message = f"cannot read file: {type(error).__name__}: {error}"
@@ -393,21 +397,19 @@ def _host_like_names(facts: list[dict | None], settings: Settings) -> list[bytes
     class names (sites.candidate_modules), so a file naming one may change the result."""
     words = set(settings.device_pool_params)
     names: set[str] = set()
-    pending: list[tuple[str, set[str]]] = []
+    aliases: list[tuple[str, str]] = []
+    pending: list = []
     for known in facts:
-        shape = known.get("outline") if known else None
-        for name, bases, params in shape["classes"] if shape else ():
-            if words & set(params):
-                names.add(name)
+        if not known or not known.get("outline"):
+            continue
+        shape = outline_from_json(known["outline"])
+        aliases.extend(shape.aliases)
+        for cls in shape.classes:
+            if cls.init_params & words:
+                names.add(cls.name)
             else:
-                pending.append((name, set(bases)))
-    changed = True
-    while changed:
-        changed = False
-        for name, bases in pending:
-            if name not in names and bases & names:
-                names.add(name)
-                changed = True
+                pending.append((cls.name, cls))
+    _derive_by_name(names, aliases, pending)
     return sorted(name.encode() for name in names)
 
 

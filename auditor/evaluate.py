@@ -16,6 +16,7 @@ from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unk
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.matrix import dimensions, explore, parameter_names
 from auditor.measure import BufferFigure, looks_like_buffer, measure
+from auditor.scope import code_of
 from auditor.settings import Settings
 from auditor.sites import ConstructionSite
 from auditor.size_claims import claimed_size
@@ -238,7 +239,7 @@ class _DeviceSubstitution(cst.CSTTransformer):
     def on_leave(self, original_node, updated_node):
         if isinstance(original_node, cst.Attribute):  # `x.kv_cache`: an attribute name stays
             updated_node = updated_node.with_changes(attr=original_node.attr)
-        if isinstance(original_node, cst.BaseExpression) and _code(original_node) == self.text:
+        if isinstance(original_node, cst.BaseExpression) and code_of(original_node) == self.text:
             return cst.Name(DEVICE_NAME)
         return updated_node
 
@@ -255,13 +256,17 @@ class _Names(cst.CSTVisitor):
         return False
 
 
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
 def _substituted(site: ConstructionSite, name: str) -> cst.BaseExpression | Unknown:
     """The site's argument for `name`, with the device expression replaced, or why it cannot
-    be evaluated outside its function (it reads the function's own variables)."""
+    be evaluated outside its function (it reads the function's own variables). Syntax only:
+    worked out once per site and argument, not per build."""
+    memo = site.substituted
+    if name not in memo:
+        memo[name] = _substitute(site, name)
+    return memo[name]
+
+
+def _substitute(site: ConstructionSite, name: str) -> cst.BaseExpression | Unknown:
     node = site.arguments[name]
     if site.device_text is not None:
         node = node.visit(_DeviceSubstitution(site.device_text))
@@ -301,7 +306,7 @@ def site_config_parameters(site: ConstructionSite, index: ProjectIndex) -> set[s
             if is_unknown(node):
                 names.add(name)
                 continue
-            if site.device_text is not None and _code(node) != _code(site.arguments[name]):
+            if site.device_text is not None and code_of(node) != code_of(site.arguments[name]):
                 continue  # computed from the device pool: fixed by it
             if is_unknown(site_value(site, name, interpreter, None)):
                 names.add(name)

@@ -520,13 +520,18 @@ def parse_file(source: SourceFile, display_path: str) -> ParsedModule | FileErro
 
 
 def read_source(source: SourceFile, display_path: str) -> bytes | FileError:
+    """A file's bytes, or why they are not read: its size is checked before reading, so a huge
+    file is never loaded, and again after (it may have grown in between)."""
     try:
-        data = source.path.read_bytes()
+        size = source.path.stat().st_size
+        if size <= MAX_FILE_BYTES:
+            data = source.path.read_bytes()
+            size = len(data)
     except OSError as error:
         return FileError(display_path, 1, 1, f"cannot read file: {error.strerror or error}")
-    if len(data) > MAX_FILE_BYTES:
+    if size > MAX_FILE_BYTES:
         return FileError(
-            display_path, 1, 1, f"file is {len(data)} bytes, over the {MAX_FILE_BYTES} byte limit"
+            display_path, 1, 1, f"file is {size} bytes, over the {MAX_FILE_BYTES} byte limit"
         )
     return data
 

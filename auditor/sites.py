@@ -53,6 +53,7 @@ class ConstructionSite:
     unfollowed: str | None = None  # `*args` / `**kwargs` that could not be followed
     problems: list[str] = field(default_factory=list)
     local_names: frozenset[str] = frozenset()  # names the enclosing function binds
+    substituted: dict = field(default_factory=dict, compare=False, repr=False)  # evaluate.py's memo
     via_record: bool = False  # the host takes a record of the device's buffers, not the device
     record_problem: str | None = None  # why the record's device pool is not known here
 

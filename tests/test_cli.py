@@ -313,3 +313,23 @@ def test_help_lists_every_check_with_its_summary(capsys):
     out = capsys.readouterr().out
     for code, module in CHECKS.items():
         assert f"{code}  {module.SUMMARY}" in out
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("x", "expected a whole number, got 'x'"), ("0", "expected 1 or more, got 0")],
+)
+def test_a_bad_jobs_count_is_a_usage_error(value, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--jobs", value, "fixtures/incident_fixed"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_the_text_table_cannot_be_mixed_with_another_format(capsys):
+    code = main(["--table", "--output-format", "json", "--isolated", "fixtures/incident_buggy"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "--table prints text; it cannot be mixed with" in captured.err
+    assert captured.out == ""

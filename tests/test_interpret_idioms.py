@@ -370,3 +370,21 @@ def test_a_view_of_another_buffer_is_not_measured_twice(tmp_path):
     built = build(index, "Pool", {"size": 5, "layer_num": 2})
     assert built["k_buffer"].nbytes == 2 * 5 * 8  # the view itself is exact
     assert sorted(buffers_of(built.instance)) == ["a_buffer", "b_buffer", "kv_buffer"]
+
+
+def test_a_defaultdict_stores_what_its_factory_makes(tmp_path):
+    """`d[k].append(x)` keeps x, as in Python; keyword items are accepted like dict's."""
+    source = """
+        from collections import defaultdict
+
+        def tables():
+            d = defaultdict(list)
+            d["a"].append(3)
+            d["a"].append(4)
+            c = defaultdict(int, base=1)
+            c["x"] += 2
+            return len(d["a"]), c["x"], c["base"]
+    """
+    expected = {}
+    exec(textwrap.dedent(source), expected)  # the oracle: Python itself, on this test's own code
+    assert evaluate(tmp_path, "tables()", prelude=source) == expected["tables"]()

@@ -113,8 +113,11 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
         return key
     if isinstance(container, DefaultDict) and not isinstance(key, slice):
         try:
-            if key not in container:
-                return interp.call(container.factory, [], {}, _location(frame, node))
+            if key not in container:  # as Python does: the new value is stored under the key
+                value = interp.call(container.factory, [], {}, _location(frame, node))
+                if not is_unknown(value):
+                    container[key] = value
+                return value
         except TypeError:
             return Unknown("unhashable dict key", _location(frame, node))
     if isinstance(container, (dict, list, tuple, str)):

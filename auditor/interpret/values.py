@@ -131,6 +131,6 @@ class ConfigDependency:
 class DefaultDict(dict):
     """`collections.defaultdict`: a missing key calls `factory` (an interpreter value)."""
 
-    def __init__(self, factory: Any, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(self, factory: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.factory = factory
