@@ -10,7 +10,7 @@ import libcst as cst
 from auditor.index import ClassInfo, ProjectIndex
 from auditor.interpret.control import BudgetExceeded, Infeasible
 from auditor.interpret.facades import expose_buffer_properties
-from auditor.interpret.machine import ConfigPoint, Interpreter
+from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
@@ -135,12 +135,13 @@ class PoolEvaluator:
         result = PointResult(values)
         t3 = t2 + (t2 - t1)  # a fifth build checks that bytes really are linear in tokens
         refused: Unknown | None = None
+        state = ModuleState()  # module bodies declared once for the five builds of this point
         for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
             full = dict(values)
             full.update({name: tokens for name in settings.token_params})
             full.update({name: layers for name in settings.layer_params})
             point = ConfigPoint(full)
-            interpreter = Interpreter(self.index, point, self.limits)
+            interpreter = Interpreter(self.index, point, self.limits, state)
             try:
                 device = self._build(device_cls, interpreter, full)
                 device_builds.append((device, tokens, layers))

@@ -51,6 +51,10 @@ class ClassInfo:
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     bases: list[ClassInfo] = field(default_factory=list)
     external_bases: list[str] = field(default_factory=list)
+    # the MRO and opacity last computed, and the bases generation they were computed at
+    _mro: tuple[ClassInfo, ...] = field(default=(), repr=False)
+    _opaque: bool = field(default=False, repr=False)
+    _mro_generation: int = field(default=-1, repr=False)
 
     def __repr__(self) -> str:
         return f"<class {self.qualname}>"
@@ -60,8 +64,24 @@ class ClassInfo:
         return self.module.parsed.location(self.node.name)
 
     def mro(self) -> list[ClassInfo]:
-        """Method resolution order over in-tree classes (C3, falling back to depth-first)."""
-        return _c3(self, set())
+        """Method resolution order over in-tree classes (C3, falling back to depth-first).
+
+        Remembered until any class's bases are linked again (`relinked`): an ancestor's new
+        base changes this order too. The interpreter asks for it on every attribute lookup.
+        """
+        if self._mro_generation != _generation:
+            self._remember_mro()
+        return list(self._mro)
+
+    def _remember_mro(self) -> None:
+        order = _c3(self, set())
+        self._mro = tuple(order)
+        self._opaque = any(
+            base not in NEUTRAL_BASES and not base.endswith(("Enum", "IntEnum"))
+            for cls in order
+            for base in cls.external_bases
+        )
+        self._mro_generation = _generation
 
     def is_abstract(self) -> bool:
         abstract: set[str] = set()
@@ -75,14 +95,14 @@ class ClassInfo:
 
     def has_opaque_base(self) -> bool:
         """True when some ancestor is defined outside the audited tree (its members are unknown)."""
-        return any(
-            base not in NEUTRAL_BASES and not base.endswith(("Enum", "IntEnum"))
-            for cls in self.mro()
-            for base in cls.external_bases
-        )
+        if self._mro_generation != _generation:
+            self._remember_mro()
+        return self._opaque
 
     def find_method(self, name: str) -> FunctionInfo | None:
-        for cls in self.mro():
+        if self._mro_generation != _generation:
+            self._remember_mro()
+        for cls in self._mro:
             if name in cls.methods:
                 return cls.methods[name]
         return None
@@ -99,6 +119,15 @@ def _path_agreement(module: ModuleInfo, dotted: str) -> int:
             break
         count += 1
     return count
+
+
+_generation = 0  # bumped whenever bases are linked: remembered MROs older than it are stale
+
+
+def relinked() -> None:
+    """Some class's bases (or external bases) changed: every remembered MRO is stale."""
+    global _generation
+    _generation += 1
 
 
 def _c3(cls: ClassInfo, visiting: set[int]) -> list[ClassInfo]:
@@ -449,6 +478,12 @@ class ProjectIndex:
         return found
 
     def _link_bases(self, cls: ClassInfo) -> None:
+        try:
+            self._resolve_bases(cls)
+        finally:
+            relinked()
+
+    def _resolve_bases(self, cls: ClassInfo) -> None:
         for arg in cls.node.bases:
             name = dotted(arg.value)
             if name is None:

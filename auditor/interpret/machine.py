@@ -55,18 +55,43 @@ class ConfigPoint:
         return self.values[name]
 
 
-class Interpreter(Namespaces, Statements, Operators):
-    """Evaluates audited code for one config point. One instance per point: caches are per point."""
+class ModuleState:
+    """The declared module and class namespaces of one config point, shared by the builds made
+    at that point.
 
-    def __init__(self, index: ProjectIndex, point: ConfigPoint, limits: Limits = DEFAULT_LIMITS):
+    The five builds of a config point differ only in their token and layer counts, which reach
+    the code as constructor arguments: module and class bodies cannot read them, so each body is
+    declared once per point instead of once per build (in a real process, pools of different
+    sizes share module state too). Never share it across config points: module code reads the
+    point's flags and switches. A name forced by one build records its config reads in that
+    build's `ConfigPoint`; the caller unions the reads of all builds of the point.
+    """
+
+    def __init__(self) -> None:
+        self.module_namespaces: dict[int, dict] = {}
+        self.class_namespaces: dict[int, dict] = {}
+
+
+class Interpreter(Namespaces, Statements, Operators):
+    """Evaluates audited code for one build at one config point. Caches are per point: builds
+    of the same point may share their `ModuleState`."""
+
+    def __init__(
+        self,
+        index: ProjectIndex,
+        point: ConfigPoint,
+        limits: Limits = DEFAULT_LIMITS,
+        state: ModuleState | None = None,
+    ):
         self.index = index
         self.point = point
         self.limits = limits
         self.steps = 0
         self.depth = 0
         self.call_sites: list[Location] = []
-        self._module_namespaces: dict[int, dict] = {}
-        self._class_namespaces: dict[int, dict] = {}
+        state = state if state is not None else ModuleState()
+        self._module_namespaces = state.module_namespaces
+        self._class_namespaces = state.class_namespaces
         self._setters: dict[tuple[int, str], FunctionInfo | None] = {}
 
     # ---- bounds -------------------------------------------------------------------------

@@ -180,3 +180,33 @@ def self_method_calls(statements) -> list[str]:
             _SELF_CALLS.clear()
         _SELF_CALLS[key] = found
     return list(found)
+
+
+_RAISES: dict[tuple, bool] = {}
+
+
+def raises_in(statements) -> bool:
+    """Does a block contain a `raise` (outside nested definitions)?
+
+    Remembered per block, as `assigned_targets` is: the same undecided branches are met at every
+    config point, and walking a block's `children` runs a libcst visitor per node.
+    """
+    key = tuple(statements)
+    found = _RAISES.get(key)
+    if found is None:
+        found = _walk_raises(statements)
+        if len(_RAISES) >= _MEMO_LIMIT:
+            _RAISES.clear()
+        _RAISES[key] = found
+    return found
+
+
+def _walk_raises(statements) -> bool:
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Raise):
+            return True
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            pending.extend(node.children)
+    return False

@@ -20,6 +20,7 @@ from auditor.interpret.control import (
 from auditor.interpret.scopes import (
     Frame,
     assigned_targets,
+    raises_in,
     self_method_calls,
 )
 from auditor.interpret.values import (
@@ -155,7 +156,7 @@ class Statements:
                 receiver.attrs[attr] = unknown
             if calls and receiver.incomplete is None:
                 receiver.incomplete = unknown
-            if _raises(statements):
+            if raises_in(statements):
                 receiver.may_raise.append(
                     Unknown(f"may raise on a path that could not be decided: {why}", location)
                 )
@@ -318,15 +319,3 @@ _AUG_TO_BINARY = {
     cst.BitOrAssign: cst.BitOr,
     cst.BitXorAssign: cst.BitXor,
 }
-
-
-def _raises(statements: list) -> bool:
-    """Does a block contain a `raise` (outside nested definitions)?"""
-    pending = list(statements)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, cst.Raise):
-            return True
-        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            pending.extend(node.children)
-    return False
