@@ -43,6 +43,7 @@ BUILTIN_NAMES = frozenset(
     "zip enumerate".split()
 )
 CONSTANTS = {"True": True, "False": False, "None": None}
+_DEFERRED = frozenset({Thunk, LazyImport, ConfigDependency})  # bindings `force` evaluates
 
 
 class Namespaces:
@@ -78,7 +79,12 @@ class Namespaces:
 
     def declare_statement(self, statement: cst.CSTNode, frame: Frame) -> None:
         module = frame.module
-        if isinstance(statement, cst.FunctionDef):
+        # `type(x) is`: libcst node classes are ABCs (slow isinstance); these have no subclasses
+        kind = type(statement)
+        if kind is cst.SimpleStatementLine:
+            self.declare_line(statement, frame)
+            return
+        if kind is cst.FunctionDef:
             if frame.class_body is not None:
                 frame.locals[statement.name.value] = frame.class_body.methods.get(
                     statement.name.value
@@ -91,7 +97,7 @@ class Namespaces:
                     )
                 frame.locals[statement.name.value] = FunctionRef(info)
             return
-        if isinstance(statement, cst.ClassDef):
+        if kind is cst.ClassDef:
             info = module.classes.get(statement.name.value)
             if info is not None and info.node is statement:
                 frame.locals[statement.name.value] = ClassRef(info)
@@ -100,33 +106,18 @@ class Namespaces:
                     "nested or conditional class definition", module.parsed.location(statement)
                 )
             return
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if isinstance(small, (cst.Import, cst.ImportFrom)):
-                    self.bind_import(small, frame)
-                elif isinstance(small, cst.Assign) and all(
-                    isinstance(t.target, cst.Name) for t in small.targets
-                ):
-                    for target in small.targets:
-                        frame.locals[target.target.value] = Thunk(small.value, frame)
-                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                    if small.value is not None:
-                        frame.locals[small.target.value] = Thunk(small.value, frame)
-                elif isinstance(small, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-                    self.exec_small(small, frame)
-            return
-        if isinstance(statement, cst.If):
+        if kind is cst.If:
             verdict = self.truth(self.eval(statement.test, frame))
             if verdict is None:
                 self.declare_undecided(statement, frame)
             elif verdict:
                 self.declare_block(statement.body.body, frame)
-            elif isinstance(statement.orelse, cst.If):
+            elif type(statement.orelse) is cst.If:
                 self.declare_statement(statement.orelse, frame)
-            elif isinstance(statement.orelse, cst.Else):
+            elif type(statement.orelse) is cst.Else:
                 self.declare_block(statement.orelse.body.body, frame)
             return
-        if isinstance(statement, cst.Try):
+        if kind is cst.Try:
             self.declare_block(statement.body.body, frame)
             for handler in statement.handlers:  # fallbacks bind only what the body did not
                 side = Frame(
@@ -137,8 +128,23 @@ class Namespaces:
                 for name, value in side.locals.items():
                     frame.locals.setdefault(name, value)
             return
-        if isinstance(statement, (cst.For, cst.While, cst.With, cst.Match)):
+        if kind is cst.For or kind is cst.While or kind is cst.With or kind is cst.Match:
             self.mark_undecided([statement], frame, "module-level loop or block not followed")
+
+    def declare_line(self, statement: cst.SimpleStatementLine, frame: Frame) -> None:
+        """Imports bound, plain assignments deferred, other assignments run."""
+        for small in statement.body:
+            kind = type(small)
+            if kind is cst.Import or kind is cst.ImportFrom:
+                self.bind_import(small, frame)
+            elif kind is cst.Assign and all(type(t.target) is cst.Name for t in small.targets):
+                for target in small.targets:
+                    frame.locals[target.target.value] = Thunk(small.value, frame)
+            elif kind is cst.AnnAssign and type(small.target) is cst.Name:
+                if small.value is not None:
+                    frame.locals[small.target.value] = Thunk(small.value, frame)
+            elif kind is cst.Assign or kind is cst.AugAssign or kind is cst.AnnAssign:
+                self.exec_small(small, frame)
 
     def declare_undecided(self, statement: cst.If, frame: Frame) -> None:
         """An undecidable module-level `if`: definitions and imports in one branch only are kept."""
@@ -258,17 +264,23 @@ class Namespaces:
     def lookup_name(self, name: str, frame: Frame, node: cst.CSTNode) -> Any:
         if name in CONSTANTS:
             return CONSTANTS[name]
-        scopes = [frame.locals]
-        if frame.parent_scope is not None:
-            scopes.append(frame.parent_scope)
-        module_scope = self.module_namespace(frame.module)
-        scopes.append(module_scope)
-        for scope in scopes:
-            if name in scope:
-                value = scope[name]
-                if isinstance(value, (Thunk, LazyImport, ConfigDependency)):
-                    return self.force(scope, name, frame.module.parsed.location(node))
-                return value
+        # the module is declared even when the name is local: declaring reads config values
+        module_scope = self._module_namespaces.get(id(frame.module))
+        if module_scope is None:
+            module_scope = self.module_namespace(frame.module)
+        if name in frame.locals:
+            scope = frame.locals
+        elif frame.parent_scope is not None and name in frame.parent_scope:
+            scope = frame.parent_scope
+        elif name in module_scope:
+            scope = module_scope
+        else:
+            scope = None
+        if scope is not None:
+            value = scope[name]
+            if type(value) in _DEFERRED:
+                return self.force(scope, name, frame.module.parsed.location(node))
+            return value
         location = frame.module.parsed.location(node)
         if frame.module.star_imports:
             found = self.module_member(frame.module, name, location, set())

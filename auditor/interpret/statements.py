@@ -47,10 +47,13 @@ class Statements:
 
     def exec_statement(self, statement: cst.CSTNode, frame: Frame) -> None:
         self.tick(lambda: frame.module.parsed.location(statement))
-        if isinstance(statement, cst.SimpleStatementLine):
+        # `type(x) is` rather than isinstance: libcst node classes are ABCs (slow isinstance)
+        # and the statement classes tested here have no subclasses
+        kind = type(statement)
+        if kind is cst.SimpleStatementLine:
             for small in statement.body:
                 self.exec_small(small, frame)
-        elif isinstance(statement, cst.If):
+        elif kind is cst.If:
             test = self.eval(statement.test, frame)
             verdict = self.truth(test)
             if verdict is None:
@@ -58,20 +61,20 @@ class Statements:
                 self.mark_undecided([statement], frame, why)
             elif verdict:
                 self.exec_block(statement.body.body, frame)
-            elif isinstance(statement.orelse, cst.If):
+            elif type(statement.orelse) is cst.If:
                 self.exec_statement(statement.orelse, frame)
-            elif isinstance(statement.orelse, cst.Else):
+            elif type(statement.orelse) is cst.Else:
                 self.exec_block(statement.orelse.body.body, frame)
-        elif isinstance(statement, cst.For):
+        elif kind is cst.For:
             self.exec_for(statement, frame)
-        elif isinstance(statement, cst.While):
+        elif kind is cst.While:
             self.exec_while(statement, frame)
-        elif isinstance(statement, cst.With):
+        elif kind is cst.With:
             for item in statement.items:
                 if item.asname is not None:
                     self.assign(item.asname.name, Unknown("context manager value", None), frame)
             self.exec_block(statement.body.body, frame)
-        elif isinstance(statement, cst.Try):
+        elif kind is cst.Try:
             try:
                 self.exec_block(statement.body.body, frame)
             except Infeasible as signal:
@@ -84,10 +87,10 @@ class Statements:
                 self.exec_block(statement.orelse.body.body, frame)
             if statement.finalbody is not None:
                 self.exec_block(statement.finalbody.body.body, frame)
-        elif isinstance(statement, cst.FunctionDef):
+        elif kind is cst.FunctionDef:
             info = FunctionInfo(statement.name.value, statement.name.value, frame.module, statement)
             frame.locals[statement.name.value] = FunctionRef(info, closure=enclosing_names(frame))
-        elif isinstance(statement, cst.ClassDef):
+        elif kind is cst.ClassDef:
             frame.locals[statement.name.value] = Unknown(
                 "class defined inside a function", frame.module.parsed.location(statement)
             )
@@ -189,41 +192,42 @@ class Statements:
 
     def exec_small(self, small: cst.BaseSmallStatement, frame: Frame) -> None:
         module = frame.module
-        if isinstance(small, cst.Expr):
+        kind = type(small)  # as in exec_statement: these classes have no subclasses
+        if kind is cst.Expr:
             value = self.eval(small.value, frame)
-            if is_unknown(value) and isinstance(small.value, cst.Call):
+            if is_unknown(value) and type(small.value) is cst.Call:
                 if isinstance(frame.receiver, Instance) and frame.receiver.incomplete is None:
                     if value.reason.startswith("call of an unresolved function"):
                         frame.receiver.incomplete = value
-        elif isinstance(small, cst.Assign):
+        elif kind is cst.Assign:
             value = self.eval(small.value, frame)
             for target in small.targets:
                 self.assign(target.target, value, frame, small.value)
-        elif isinstance(small, cst.AnnAssign):
+        elif kind is cst.AnnAssign:
             if small.value is not None:
                 self.assign(small.target, self.eval(small.value, frame), frame, small.value)
-        elif isinstance(small, cst.AugAssign):
+        elif kind is cst.AugAssign:
             current = self.eval(small.target, frame)
             operand = self.eval(small.value, frame)
             op_type = _AUG_TO_BINARY.get(type(small.operator))
             value = self.binary(op_type, current, operand, module.parsed.location(small))
             self.assign(small.target, value, frame)
-        elif isinstance(small, cst.Return):
+        elif kind is cst.Return:
             raise ReturnSignal(self.eval(small.value, frame) if small.value is not None else None)
-        elif isinstance(small, cst.Assert):
+        elif kind is cst.Assert:
             verdict = self.truth(self.eval(small.test, frame))
             if verdict is False:
                 self.fail(frame, f"assert {module.parsed.code(small.test)} fails", small)
-        elif isinstance(small, cst.Raise):
+        elif kind is cst.Raise:
             what = module.parsed.code(small.exc) if small.exc is not None else "raise"
             self.fail(frame, f"raises {what}", small)
-        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+        elif kind is cst.Import or kind is cst.ImportFrom:
             self.bind_import(small, frame)
-        elif isinstance(small, cst.Break):
+        elif kind is cst.Break:
             raise BreakSignal()
-        elif isinstance(small, cst.Continue):
+        elif kind is cst.Continue:
             raise ContinueSignal()
-        elif isinstance(small, cst.Del):
+        elif kind is cst.Del:
             for name in assigned_targets([cst.SimpleStatementLine([small])])[0]:
                 frame.locals.pop(name, None)
 
@@ -254,13 +258,14 @@ class Statements:
 
     def assign(self, target: cst.BaseExpression, value: Any, frame: Frame, source=None) -> None:
         module = frame.module
-        if isinstance(target, cst.Name):
+        kind = type(target)
+        if kind is cst.Name:
             frame.locals[target.value] = value
             if source is not None:
                 frame.sources[target.value] = (source, frame)
             else:
                 frame.sources.pop(target.value, None)
-        elif isinstance(target, cst.Attribute):
+        elif kind is cst.Attribute:
             obj = self.eval(target.value, frame)
             if isinstance(obj, Instance):
                 setter = self.property_setter(obj.cls, target.attr.value)
@@ -270,7 +275,7 @@ class Statements:
                     return
                 obj.attrs[target.attr.value] = value
                 obj.set_sites[target.attr.value] = module.parsed.location(target)
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif kind is cst.Tuple or kind is cst.List:
             elements = [e.value for e in target.elements]
             if isinstance(value, (tuple, list)) and len(value) == len(elements):
                 for element, item in zip(elements, value):
@@ -283,7 +288,7 @@ class Statements:
                 )
                 for element in elements:
                     self.assign(element, reason, frame)
-        elif isinstance(target, cst.Subscript):
+        elif kind is cst.Subscript:
             container = self.eval(target.value, frame)
             if isinstance(container, (dict, list)) and len(target.slice) == 1:
                 index = target.slice[0].slice
