@@ -27,10 +27,15 @@ class FunctionInfo:
     module: ModuleInfo
     node: cst.FunctionDef
     owner: ClassInfo | None = None
+    _decorators: tuple[str, ...] | None = field(default=None, repr=False)
 
     @property
     def decorators(self) -> list[str]:
-        return [self.module.parsed.code(d.decorator).strip() for d in self.node.decorators]
+        """Each decorator's source (remembered: asked for on every method lookup)."""
+        if self._decorators is None:
+            parsed = self.module.parsed
+            self._decorators = tuple(parsed.code(d.decorator).strip() for d in self.node.decorators)
+        return list(self._decorators)
 
     def has_decorator(self, *names: str) -> bool:
         for decorator in self.decorators:

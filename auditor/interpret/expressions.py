@@ -11,6 +11,7 @@ import libcst as cst
 from auditor import dtypes
 from auditor.interpret import environment, library
 from auditor.interpret.scopes import Frame
+from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
     ClassRef,
     DefaultDict,
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def _location(frame: Frame, node: cst.CSTNode):
-    return frame.module.parsed.location(node)
+    return location_of(frame.module.parsed, node)
 
 
 def _literal(interp: Interpreter, node, frame: Frame) -> Any:
@@ -491,7 +492,7 @@ def dim_text(node: cst.BaseExpression, frame: Frame, depth: int = 0) -> str:
         text = dim_text(source, source_frame, depth + 1)
         if len(text) <= _MAX_TEXT:
             return text
-    text = " ".join(frame.module.parsed.code(node).replace("self.", "").split())
+    text = " ".join(source_of(frame.module.parsed, node).replace("self.", "").split())
     text = text.replace("( ", "(").replace(" )", ")")
     while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
         text = text[1:-1]

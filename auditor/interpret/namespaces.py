@@ -25,6 +25,7 @@ from auditor.interpret.scopes import (
     Thunk,
     assigned_targets,
 )
+from auditor.interpret.syntax import location_of
 from auditor.interpret.values import (
     ClassRef,
     ConfigDependency,
@@ -71,11 +72,22 @@ class Namespaces:
 
     def declare_block(self, statements, frame: Frame) -> None:
         """Run a module or class body: bind definitions and imports, defer assignments."""
-        for statement in statements:
-            try:
-                self.declare_statement(statement, frame)
-            except (Infeasible, ReturnSignal, BreakSignal, ContinueSignal):
-                continue
+        names = frame.locals
+        for step in declaration_plan(statements, frame.module, frame.class_body is not None):
+            kind = step[0]
+            if kind is _THUNK:
+                names[step[1]] = Thunk(step[2], frame)
+            elif kind is _IMPORT:
+                names[step[1]] = LazyImport(step[2], step[3], frame.module)
+            elif kind is _VALUE:
+                names[step[1]] = step[2]
+            elif kind is _METHOD:
+                names[step[1]] = frame.class_body.methods.get(step[1])
+            else:
+                try:
+                    self.declare_statement(step[1], frame)
+                except (Infeasible, ReturnSignal, BreakSignal, ContinueSignal):
+                    continue
 
     def declare_statement(self, statement: cst.CSTNode, frame: Frame) -> None:
         module = frame.module
@@ -279,9 +291,9 @@ class Namespaces:
         if scope is not None:
             value = scope[name]
             if type(value) in _DEFERRED:
-                return self.force(scope, name, frame.module.parsed.location(node))
+                return self.force(scope, name, location_of(frame.module.parsed, node))
             return value
-        location = frame.module.parsed.location(node)
+        location = location_of(frame.module.parsed, node)
         if frame.module.star_imports:
             found = self.module_member(frame.module, name, location, set())
             if found is not ABSENT:
@@ -289,3 +301,64 @@ class Namespaces:
         if name in BUILTIN_NAMES:
             return ExternalRef(f"builtins.{name}")
         return Unknown(f"name {name!r} is not defined", location)
+
+
+# Steps of a declaration plan: what `declare_statement` would do, worked out once per block
+_THUNK, _IMPORT, _VALUE, _METHOD, _STATEMENT = range(5)
+_PLANS: dict[tuple, list[tuple]] = {}
+_PLAN_LIMIT = 20_000  # blocks; syntax nodes hash by identity, so a key is one exact block
+
+
+def declaration_plan(statements, module: ModuleInfo, in_class: bool) -> list[tuple]:
+    """The bindings a module or class body makes whatever the config point, in order, with the
+    statements that depend on it (`if`, `try`, loops, other assignments) left to run.
+
+    Every config point declares the bodies it touches again (module code reads flags and
+    switches); definitions, imports and plain assignments come out the same at every point,
+    so they are read off the syntax once. Thunks and imports are still made per namespace:
+    forcing them replaces them there.
+    """
+    key = (tuple(statements), in_class)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = []
+        for statement in statements:
+            plan.extend(_steps(statement, module, in_class))
+        if len(_PLANS) >= _PLAN_LIMIT:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return plan
+
+
+def _steps(statement: cst.CSTNode, module: ModuleInfo, in_class: bool) -> list[tuple]:
+    kind = type(statement)
+    if kind is cst.FunctionDef:
+        name = statement.name.value
+        if in_class:
+            return [(_METHOD, name)]
+        info = module.functions.get(name)
+        if info is None or info.node is not statement:
+            info = FunctionInfo(name, name, module, statement)
+        return [(_VALUE, name, FunctionRef(info))]
+    if kind is cst.ClassDef:
+        name = statement.name.value
+        info = module.classes.get(name)
+        if info is not None and info.node is statement:
+            return [(_VALUE, name, ClassRef(info))]
+        where = module.parsed.location(statement)
+        return [(_VALUE, name, Unknown("nested or conditional class definition", where))]
+    if kind is not cst.SimpleStatementLine:
+        return [(_STATEMENT, statement)]
+    steps: list[tuple] = []
+    for small in statement.body:
+        small_kind = type(small)
+        if small_kind is cst.Import or small_kind is cst.ImportFrom:
+            steps.extend((_IMPORT, *binding) for binding in import_bindings(module, small))
+        elif small_kind is cst.Assign and all(type(t.target) is cst.Name for t in small.targets):
+            steps.extend((_THUNK, t.target.value, small.value) for t in small.targets)
+        elif small_kind is cst.AnnAssign and type(small.target) is cst.Name:
+            if small.value is not None:
+                steps.append((_THUNK, small.target.value, small.value))
+        elif small_kind is cst.Assign or small_kind is cst.AugAssign or small_kind is cst.AnnAssign:
+            return [(_STATEMENT, statement)]  # runs at each point (and may stop the line)
+    return steps

@@ -9,6 +9,7 @@ from __future__ import annotations
 import weakref
 
 from auditor.index import ClassInfo
+from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import Instance
 
 RECORD_BASES = frozenset({"msgspec.Struct", "typing.NamedTuple", "NamedTuple"})
@@ -25,8 +26,8 @@ def remember_field_sources(instance: Instance, arg_sources: dict | None) -> None
     for key, source in (arg_sources or {}).items():
         if isinstance(key, str) and key in instance.attrs:
             node, frame = source
-            instance.set_sites[key] = frame.module.parsed.location(node)
-            _FIELD_TEXTS.setdefault(instance, {})[key] = frame.module.parsed.code(node)
+            instance.set_sites[key] = location_of(frame.module.parsed, node)
+            _FIELD_TEXTS.setdefault(instance, {})[key] = source_of(frame.module.parsed, node)
 
 
 def field_text(instance: Instance, name: str) -> str:

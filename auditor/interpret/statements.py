@@ -23,6 +23,7 @@ from auditor.interpret.scopes import (
     raises_in,
     self_method_calls,
 )
+from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
     FunctionRef,
     Instance,
@@ -210,16 +211,16 @@ class Statements:
             current = self.eval(small.target, frame)
             operand = self.eval(small.value, frame)
             op_type = _AUG_TO_BINARY.get(type(small.operator))
-            value = self.binary(op_type, current, operand, module.parsed.location(small))
+            value = self.binary(op_type, current, operand, location_of(module.parsed, small))
             self.assign(small.target, value, frame)
         elif kind is cst.Return:
             raise ReturnSignal(self.eval(small.value, frame) if small.value is not None else None)
         elif kind is cst.Assert:
             verdict = self.truth(self.eval(small.test, frame))
             if verdict is False:
-                self.fail(frame, f"assert {module.parsed.code(small.test)} fails", small)
+                self.fail(frame, f"assert {source_of(module.parsed, small.test)} fails", small)
         elif kind is cst.Raise:
-            what = module.parsed.code(small.exc) if small.exc is not None else "raise"
+            what = source_of(module.parsed, small.exc) if small.exc is not None else "raise"
             self.fail(frame, f"raises {what}", small)
         elif kind is cst.Import or kind is cst.ImportFrom:
             self.bind_import(small, frame)
@@ -270,11 +271,11 @@ class Statements:
             if isinstance(obj, Instance):
                 setter = self.property_setter(obj.cls, target.attr.value)
                 if setter is not None:  # `self.width = 7` runs `@width.setter`
-                    location = module.parsed.location(target)
+                    location = location_of(module.parsed, target)
                     self.call_function(setter, obj, [value], {}, location, setter.owner)
                     return
                 obj.attrs[target.attr.value] = value
-                obj.set_sites[target.attr.value] = module.parsed.location(target)
+                obj.set_sites[target.attr.value] = location_of(module.parsed, target)
         elif kind is cst.Tuple or kind is cst.List:
             elements = [e.value for e in target.elements]
             if isinstance(value, (tuple, list)) and len(value) == len(elements):
