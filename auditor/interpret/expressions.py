@@ -33,10 +33,21 @@ def _location(frame: Frame, node: cst.CSTNode):
     return location_of(frame.module.parsed, node)
 
 
+_LITERALS: dict[cst.CSTNode, Any] = {}  # a literal's value (immutable), once per node
+_NOT_UNDERSTOOD = object()
+
+
 def _literal(interp: Interpreter, node, frame: Frame) -> Any:
-    try:
-        value = ast.literal_eval(node.value)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    value = _LITERALS.get(node, _LITERALS)
+    if value is _LITERALS:
+        try:
+            value = ast.literal_eval(node.value)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            value = _NOT_UNDERSTOOD
+        if len(_LITERALS) >= 200_000:
+            _LITERALS.clear()
+        _LITERALS[node] = value
+    if value is _NOT_UNDERSTOOD:
         return Unknown("literal not understood", _location(frame, node))
     return interp.bounded(value, _location(frame, node))
 

@@ -305,7 +305,7 @@ class Namespaces:
 
 # Steps of a declaration plan: what `declare_statement` would do, worked out once per block
 _THUNK, _IMPORT, _VALUE, _METHOD, _STATEMENT = range(5)
-_PLANS: dict[tuple, list[tuple]] = {}
+_PLANS: dict[tuple, tuple] = {}  # key -> (the body keyed by identity, or None; its plan)
 _PLAN_LIMIT = 20_000  # blocks; syntax nodes hash by identity, so a key is one exact block
 
 
@@ -318,15 +318,19 @@ def declaration_plan(statements, module: ModuleInfo, in_class: bool) -> list[tup
     so they are read off the syntax once. Thunks and imports are still made per namespace:
     forcing them replaces them there.
     """
-    key = (tuple(statements), in_class)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = []
-        for statement in statements:
-            plan.extend(_steps(statement, module, in_class))
-        if len(_PLANS) >= _PLAN_LIMIT:
-            _PLANS.clear()
-        _PLANS[key] = plan
+    if type(statements) is tuple:  # a body a node holds: the same object at every point
+        key, owner = (id(statements), in_class), statements
+    else:
+        key, owner = (tuple(statements), in_class), None
+    remembered = _PLANS.get(key)
+    if remembered is not None and remembered[0] is owner:
+        return remembered[1]
+    plan: list[tuple] = []
+    for statement in statements:
+        plan.extend(_steps(statement, module, in_class))
+    if len(_PLANS) >= _PLAN_LIMIT:
+        _PLANS.clear()
+    _PLANS[key] = (owner, plan)  # the body itself is kept: its id is not reused meanwhile
     return plan
 
 

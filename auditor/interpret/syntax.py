@@ -11,20 +11,22 @@ import libcst as cst
 from auditor.location import Location
 from auditor.parse import ParsedModule
 
-_LOCATIONS: dict[cst.CSTNode, Location] = {}
+_LOCATIONS: dict[int, tuple[cst.CSTNode, Location]] = {}
 _SOURCES: dict[cst.CSTNode, str] = {}
 _MEMO_LIMIT = 200_000  # nodes per table; syntax nodes hash by identity
 
 
 def location_of(parsed: ParsedModule, node: cst.CSTNode) -> Location:
     """`parsed.location(node)`, once per node (a lazy location resolves itself when read)."""
-    found = _LOCATIONS.get(node)
-    if found is None:
-        found = parsed.location(node)
-        if len(_LOCATIONS) >= _MEMO_LIMIT:
-            _LOCATIONS.clear()
-        _LOCATIONS[node] = found
-    return found
+    # keyed by id (a libcst node hashes in Python code); the node is kept, so its id is not reused
+    found = _LOCATIONS.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    location = parsed.location(node)
+    if len(_LOCATIONS) >= _MEMO_LIMIT:
+        _LOCATIONS.clear()
+    _LOCATIONS[id(node)] = (node, location)
+    return location
 
 
 def source_of(parsed: ParsedModule, node: cst.CSTNode) -> str:
