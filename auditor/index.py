@@ -321,6 +321,7 @@ class ProjectIndex:
         self._indexed: dict[int, ModuleInfo | None] = {}  # None: libcst rejected the file
         self._on_error = on_error
         self._suffix_cache: dict[str, list[ModuleInfo]] = {}
+        self._found: dict[tuple[str, int], tuple[ModuleInfo | None, ModuleInfo | None]] = {}
         self._subclasses: dict[int, list[ClassInfo]] | None = None
         taken: set[str] = set()
         first: list[ParsedModule] = []
@@ -413,7 +414,18 @@ class ProjectIndex:
 
         Exact name first, else the audited module whose name is the longest dotted suffix
         (`from sglang.srt.x import Y` when `sglang` is not itself a package in the tree).
+        Remembered per (name, near): the first search indexes every module it may return,
+        so the answer cannot change afterwards (the interpreter asks again at every point).
         """
+        key = (name, id(near))
+        remembered = self._found.get(key)
+        if remembered is not None and remembered[0] is near:
+            return remembered[1]
+        found = self._search_module(name, near)
+        self._found[key] = (near, found)  # `near` kept: its id is not reused meanwhile
+        return found
+
+    def _search_module(self, name: str, near: ModuleInfo | None) -> ModuleInfo | None:
         candidates = self._named(name)
         if not candidates:
             if name not in self._suffix_cache:

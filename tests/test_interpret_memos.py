@@ -203,3 +203,26 @@ def test_opaque_bases_follow_relinking(tmp_path):
     b.external_bases.append("torch.nn.Module")
     relinked()
     assert b.has_opaque_base()
+
+
+def test_find_module_is_remembered_per_importing_module(tmp_path):
+    index = build_index(
+        tmp_path,
+        {
+            "a/pkg/__init__.py": "",
+            "a/pkg/util.py": "WHERE = 'a'\n",
+            "a/pkg/user.py": "from pkg.util import WHERE\n",
+            "b/pkg/__init__.py": "",
+            "b/pkg/util.py": "WHERE = 'b'\n",
+            "b/pkg/user.py": "from pkg.util import WHERE\n",
+        },
+    )
+    users = sorted(
+        (m for m in index.modules.values() if m.name == "pkg.user"), key=lambda m: m.path
+    )
+    for _ in range(2):  # the second round answers from memory, the same way
+        for user, root in zip(users, "ab"):
+            found = index.find_module("pkg.util", user)
+            assert found.path == f"{root}/pkg/util.py"
+    assert index.find_module("pkg.missing", users[0]) is None
+    assert index.find_module("pkg.missing", users[0]) is None
