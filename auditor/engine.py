@@ -419,6 +419,9 @@ def _file_facts(
         if not isinstance(data, FileError) and may_matter(data, words)
     ]
     base_names = BaseNames()
+    for i, (_, _, data) in enumerate(files):
+        if not isinstance(data, FileError):
+            base_names.every_base |= base_names.bases_of(i, data)
     while wanted:
         _check_files(wanted, files, digests, previous, facts, jobs)
         shapes, eager_names = [], set()

@@ -14,7 +14,7 @@ from typing import Any
 
 from auditor.dtypes import dtype_name, itemsize
 from auditor.index import ClassInfo
-from auditor.interpret.values import Instance, Tensor, Unknown, is_unknown
+from auditor.interpret.values import Instance, Tensor, Unknown, UnknownAllocation, is_unknown
 from auditor.location import Location
 
 
@@ -80,11 +80,13 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
             held.update(t.ident for t in tensors if t.view_of is None)
     for name, value in instance.attrs.items():
         if is_unknown(value):
-            if looks_like_buffer(name):
+            if looks_like_buffer(name) or isinstance(value, UnknownAllocation):
                 result[name] = value
             continue
         if isinstance(value, (list, tuple)) and any(is_unknown(v) for v in value):
-            if any(isinstance(v, Tensor) for v in value) or looks_like_buffer(name):
+            if any(isinstance(v, (Tensor, UnknownAllocation)) for v in value) or (
+                looks_like_buffer(name)
+            ):
                 result[name] = next(v for v in value if is_unknown(v))
             continue
         tensors = tensors_of(value)

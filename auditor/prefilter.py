@@ -40,36 +40,49 @@ SUPPRESSION_MARK = b"layout-audit"  # what parse.may_suppress looks for (case as
 def may_define_pools(data: bytes, words: Iterable[bytes]) -> bool:
     """Rule (1): an `__init__` whose parameter list holds a pool parameter name, or a
     suppression comment."""
-    if SUPPRESSION_MARK in data.lower():
-        return True
-    words = [word for word in words if word in data]
-    if not words or b"__init__" not in data:
-        return False
-    return any(word in params for params in _INIT_PARAMS.findall(data) for word in words)
+    if b"__init__" in data:
+        parameters = _INIT_PARAMS.findall(data)
+        if any(word in text for text in parameters for word in words):
+            return True
+    return SUPPRESSION_MARK in data.lower()
 
 
 class BaseNames:
     """The names each file's class headers give as bases, and the `x as y` pairs it writes,
     worked out once per file (both searches have a literal prefix, so `re` skips ahead fast)."""
 
-    def __init__(self) -> None:
+    def __init__(self, every_base: set[bytes] | None = None) -> None:
+        # names any file's class header gives as a base: a name bound with `as` that no class
+        # derives from cannot make a re-export matter
+        self.every_base = every_base if every_base is not None else set()
         self._bases: dict[int, frozenset[bytes]] = {}
+        self._bound: dict[int, frozenset[bytes]] = {}
         self._aliases: dict[int, tuple[tuple[bytes, bytes], ...]] = {}
 
     def needs_check(self, key: int, data: bytes, names: set[bytes]) -> bool:
         """Rules (2) and (3): a class header of `data` names one of `names` among its bases
         (or a name the file binds to one of them with `as`), or the file binds one of them
         under another name (a re-export other files may derive from)."""
-        bases = self._bases.get(key)
-        if bases is None:
-            bases = frozenset(w for h in _HEADER.findall(data) for w in _WORD.findall(h))
-            self._bases[key] = bases
+        bases = self.bases_of(key, data)
         if bases & names:
             return True
+        bound = self._bound.get(key)  # cheap: the names an alias pair could matter through
+        if bound is None:
+            bound = self._bound[key] = frozenset(_AS.findall(data))
+        if not bound & bases and not bound & self.every_base:
+            return False
         return any(
             original in names and (bound in bases or bound not in names)
             for original, bound in self._aliases_of(key, data)
         )
+
+    def bases_of(self, key: int, data: bytes) -> frozenset[bytes]:
+        """The names the file's class headers give as bases (remembered)."""
+        bases = self._bases.get(key)
+        if bases is None:
+            bases = frozenset(w for h in _HEADER.findall(data) for w in _WORD.findall(h))
+            self._bases[key] = bases
+        return bases
 
     def _aliases_of(self, key: int, data: bytes) -> tuple[tuple[bytes, bytes], ...]:
         aliases = self._aliases.get(key)

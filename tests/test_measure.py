@@ -194,6 +194,36 @@ def test_unknown_buffer_attributes_become_unresolved_figures(tmp_path):
         assert figure.location.path == "pool.py"
 
 
+def test_an_allocation_of_unknown_size_is_a_buffer_whatever_its_name(tmp_path):
+    """Unknown is not zero: a tensor the code certainly allocates is reported as unresolved
+    even when its attribute's name does not look like a buffer's; an unknown non-tensor is not."""
+    device, _ = figures(
+        tmp_path,
+        """
+        import torch
+        from elsewhere import WIDTH, make
+
+        class Pool:
+            def __init__(self, size, layer_num):
+                self.size = size
+                self.layer_num = layer_num
+                self.rows = torch.zeros((layer_num, size, WIDTH), dtype=torch.uint8)
+                self.per_layer = [torch.empty((size, WIDTH)) for _ in range(layer_num)]
+                self.dtype_unknown = torch.zeros((layer_num, size, 8), dtype=make())
+                self.helper = make()
+                self.known = torch.zeros((layer_num, size, 8), dtype=torch.uint8)
+        """,
+    )
+    assert set(device) == {"rows", "per_layer", "dtype_unknown", "known"}
+    for name in ("rows", "per_layer"):
+        assert not device[name].resolved
+        assert "elsewhere.WIDTH is not defined in the audited code" in device[name].unknown.reason
+    assert (
+        not device["dtype_unknown"].resolved and "dtype" in device["dtype_unknown"].unknown.reason
+    )
+    assert device["known"].bytes_per_token_per_layer == 8
+
+
 def test_a_buffer_present_at_some_counts_only_is_unknown(tmp_path):
     device, _ = figures(
         tmp_path,

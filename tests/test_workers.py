@@ -21,17 +21,18 @@ def sample_files() -> list[bytes]:
     """Every fixture file, and a few broken ones, many times over (past the workers' minimum)."""
     datas = [path.read_bytes() for path in sorted((REPO / "fixtures").rglob("*.py"))]
     datas += [b"x = (\n", b"\x00binary", b"class A(B):\n    def __init__(self, layer_num): ...\n"]
-    return datas * (auditor.workers.MIN_FILES_FOR_WORKERS // len(datas) + 2)
+    size = sum(map(len, datas))
+    return datas * (auditor.workers.MIN_BYTES_FOR_WORKERS // size + 2)
 
 
 def test_two_workers_give_the_in_process_facts_in_order():
     datas = sample_files()
-    assert len(datas) >= auditor.workers.MIN_FILES_FOR_WORKERS
+    assert sum(map(len, datas)) >= auditor.workers.MIN_BYTES_FOR_WORKERS
     assert check_all(datas, 2) == check_all(datas, 1) == [safe_facts(d) for d in datas]
 
 
 def test_same_findings_with_one_and_two_workers(tmp_path, monkeypatch):
-    monkeypatch.setattr(auditor.workers, "MIN_FILES_FOR_WORKERS", 1)
+    monkeypatch.setattr(auditor.workers, "MIN_BYTES_FOR_WORKERS", 1)
     for copy in range(3):  # several trees, so the files really are spread over the workers
         shutil.copytree(REPO / "fixtures", tmp_path / f"copy{copy}")
     # a suppression comment makes the pre-filter keep it (prefilter.py)

@@ -23,6 +23,7 @@ from auditor.interpret.values import (
     Lambda,
     Tensor,
     Unknown,
+    UnknownAllocation,
     is_unknown,
 )
 from auditor.location import Location
@@ -68,6 +69,8 @@ def _ints(values, ctx: CallContext, what: str) -> list[int] | Unknown:
     for value in values:
         if is_unknown(value):
             return value
+        if isinstance(value, ExternalRef):  # a module outside the tree, or one not parsed
+            return ctx.unknown(f"{what} {value.name} is not defined in the audited code")
         if isinstance(value, bool) or not isinstance(value, int):
             return ctx.unknown(f"{what} is not an integer: {value!r}")
         result.append(value)
@@ -100,6 +103,15 @@ def numel(shape: tuple[int, ...]) -> int:
 
 
 def allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | Unknown:
+    """The tensor `name(*args, **kwargs)` allocates; an UnknownAllocation if its size or dtype
+    cannot be determined (it is still a buffer: measure.buffers_of reports it)."""
+    made = _allocate(name, args, kwargs, ctx)
+    if is_unknown(made) and not isinstance(made, UnknownAllocation):
+        return UnknownAllocation(made.reason, made.location)
+    return made
+
+
+def _allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | Unknown:
     fill_value = None
     if name == "torch.full":
         fill_value = args[1] if len(args) > 1 else kwargs.get("fill_value")

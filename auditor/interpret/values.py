@@ -27,6 +27,12 @@ class Unknown:
         raise TypeError("Unknown has no truth value; test with is_unknown()")
 
 
+@dataclass(frozen=True)
+class UnknownAllocation(Unknown):
+    """A tensor the code certainly allocates, whose size could not be determined: a buffer
+    whatever the attribute holding it is named, so it is reported, never left out."""
+
+
 def is_unknown(value: object) -> bool:
     return isinstance(value, Unknown)
 
