@@ -79,7 +79,13 @@ def test_files_without_a_pool_parameter_are_left_out(text):
     ids=["direct", "multi-line", "attribute", "indented", "alias", "re-export"],
 )
 def test_files_deriving_from_a_pool_name_are_checked(text):
-    assert BaseNames().needs_check(0, source(text), {b"KVPool"})
+    # `Parent` is a base somewhere in the tree (a re-export matters only then)
+    assert BaseNames({b"Parent"}).needs_check(0, source(text), {b"KVPool"})
+
+
+def test_a_re_export_nothing_derives_from_is_left_out():
+    text = "from pkg import (\n    KVPool as Parent,\n)\n"
+    assert not BaseNames({b"Other"}).needs_check(0, source(text), {b"KVPool"})
 
 
 @pytest.mark.parametrize(
