@@ -42,6 +42,7 @@ from auditor.parse import (
     read_source,
 )
 from auditor.settings import Settings
+from auditor.sites import ConstructionSite
 from auditor.suppressions import SuppressionIndex, scan
 from auditor.workers import check_all
 
@@ -295,11 +296,12 @@ def audit(
     index = _RecordingIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
     pools = catalog(index, settings, parsed)
     result.catalog = pools
+    evaluations_key = key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources])
     evaluations = _CachedEvaluations(
         index,
         PoolEvaluator(index, settings, limits),
         cache,
-        key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources]),
+        evaluations_key,
         parsed,
         digest_of,
         late_errors,
@@ -315,8 +317,17 @@ def audit(
     for unknown in declared_unknowns:
         unresolved[("declared", unknown.reason)] = Unresolved("declared host layout", unknown)
     pools.add_declared(declared_pairs)  # after evaluate_pairs: these have their own evaluator
+    declared_evaluations = _CachedEvaluations(
+        index,
+        declared_evaluator,
+        cache,
+        key_of("declared", evaluations_key),
+        parsed,
+        digest_of,
+        late_errors,
+    )
     evaluated += [
-        (pair, declared_evaluator.evaluate(pair.device, pair.host)) for pair in declared_pairs
+        (pair, declared_evaluations.evaluate(pair.device, pair.host)) for pair in declared_pairs
     ]
     stored: set[int] = set()  # sites sharing one evaluation list it once
     for pair, evaluation in evaluated:
@@ -568,9 +579,9 @@ class _CachedEvaluations:
         self.late_errors = late_errors
 
     def evaluate(
-        self, device: ClassInfo, host: ClassInfo | None = None, site: object = None
+        self, device: ClassInfo, host: ClassInfo | None = None, site: ConstructionSite | None = None
     ) -> Evaluation:
-        if not self.cache.enabled or site is not None:  # construction sites: not cached yet
+        if not self.cache.enabled:
             return self.evaluator.evaluate(device, host, site)
         roles = {"device": device, "host": host}
         key = key_of(
@@ -579,15 +590,18 @@ class _CachedEvaluations:
                 [cls.module.path, cls.qualname] if cls is not None else None
                 for cls in roles.values()
             ],
+            _site_key(site),
         )
-        stored = self._load(self.cache.get("evaluations", key), roles)
+        stored = self._load(self.cache.get("evaluations", key), roles, site)
         if stored is not None:
             return stored
         errors_before = len(self.late_errors)
         recording = {cls.module.path for cls in roles.values() if cls is not None}
+        if site is not None:  # its arguments are evaluated in its module
+            recording.add(site.module.path)
         self.index.recordings.append(recording)
         try:
-            evaluation = self.evaluator.evaluate(device, host)
+            evaluation = self.evaluator.evaluate(device, host, site)
         finally:
             self.index.recordings.pop()
         paths = self.index.reads(recording)
@@ -601,14 +615,16 @@ class _CachedEvaluations:
                     return role
             raise NotCacheable("an evaluation holds a class other than its own pools")
 
-        try:
-            body = dump(evaluation, role_of)
+        try:  # the site is the caller's: stored as its key, given back on loading
+            body = dump(dataclasses.replace(evaluation, site=None), role_of)
         except NotCacheable:
             return evaluation
         self.cache.put("evaluations", key, {"read": read, "errors": errors, "evaluation": body})
         return evaluation
 
-    def _load(self, stored: object, roles: dict[str, ClassInfo | None]) -> Evaluation | None:
+    def _load(
+        self, stored: object, roles: dict[str, ClassInfo | None], site: ConstructionSite | None
+    ) -> Evaluation | None:
         if not isinstance(stored, dict) or set(stored) != {"read", "errors", "evaluation"}:
             return None
         read, errors = stored["read"], stored["errors"]
@@ -634,8 +650,28 @@ class _CachedEvaluations:
         except InvalidEntry:
             return None
         if not isinstance(evaluation, Evaluation) or (
-            evaluation.device is not roles["device"] or evaluation.host is not roles["host"]
+            evaluation.device is not roles["device"]
+            or evaluation.host is not roles["host"]
+            or evaluation.site is not None
         ):
             return None
+        evaluation.site = site
         self.late_errors.extend(late)
         return evaluation
+
+
+def _site_key(site: ConstructionSite | None) -> list | None:
+    """Everything of a construction site that its evaluation reads, as text: the same text in
+    an unchanged module (its hash is in the entry's record) is the same site."""
+    if site is None:
+        return None
+    return [
+        site.host.module.path,
+        site.host.qualname,
+        list(site.signature()),
+        str(site.location),
+        site.function,
+        site.device_text,
+        sorted(site.local_names),
+        site.via_record,
+    ]
