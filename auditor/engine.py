@@ -38,7 +38,6 @@ from auditor.parse import (
     check_facts,
     may_suppress,
     module_from_facts,
-    outline_from_json,
     read_source,
 )
 from auditor.settings import Settings
@@ -282,7 +281,7 @@ def audit(
     }
     entry = cache.get("results", run_key)
     stored = _load_result(entry, digest_of)
-    if stored is not None and _may_build_hosts(files, facts, settings, set(entry["read"])):
+    if stored is not None and _may_build_hosts(files, stored, set(entry["read"])):
         stored = None  # a file libcst did not parse now names a host class: pairing reads it
     if stored is not None:
         stored.seconds = time.perf_counter() - started
@@ -402,31 +401,15 @@ def _read(source: SourceFile) -> tuple[SourceFile, str, bytes | FileError]:
         return source, shown, FileError(shown, 1, 1, message)
 
 
-def _host_like_names(facts: list[dict | None], settings: Settings) -> list[bytes]:
-    """Names of classes that may be host pools (an `__init__` taking a device-pool parameter,
-    or a base of that name, by the outlines): pairing searches every file's bytes for host
-    class names (sites.candidate_modules), so a file naming one may change the result."""
-    words = set(settings.device_pool_params)
-    names: set[str] = set()
-    aliases: list[tuple[str, str]] = []
-    pending: list = []
-    for known in facts:
-        if not known or not known.get("outline"):
-            continue
-        shape = outline_from_json(known["outline"])
-        aliases.extend(shape.aliases)
-        for cls in shape.classes:
-            if cls.init_params & words:
-                names.add(cls.name)
-            else:
-                pending.append((cls.name, cls))
-    _derive_by_name(names, aliases, pending)
-    return sorted(name.encode() for name in names)
-
-
-def _may_build_hosts(files, facts, settings: Settings, read: set[str]) -> bool:
-    """Whether a file that libcst did not parse for the stored result names a host-like class."""
-    needles = _host_like_names(facts, settings)
+def _may_build_hosts(files, stored: AuditResult, read: set[str]) -> bool:
+    """Whether a file that libcst did not parse for the stored result now names a class (or
+    table) that pairing searched every file's bytes for (sites.find_sites): it may hold a new
+    construction site. Any other edit to such a file cannot change the result (its outline,
+    what the pre-filter reads, is in the key)."""
+    searched = stored.catalog.searched if stored.catalog is not None else []
+    if not isinstance(searched, list) or not all(isinstance(n, str) for n in searched):
+        return True  # not of the shape this run writes: do not trust it
+    needles = [name.encode() for name in searched]
     return any(
         not isinstance(data, FileError)
         and shown not in read

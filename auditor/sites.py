@@ -579,10 +579,12 @@ def find_sites(
     hosts: list[ClassInfo],
     device_params: list[str],
     record_params: list[str] = (),
-) -> list[ConstructionSite]:
-    """Every construction site of the host classes, in files whose text names one of them."""
+) -> tuple[list[ConstructionSite], set[str]]:
+    """Every construction site of the host classes, in files whose text names one of them;
+    and the names searched for in every file's bytes (a file that starts naming one may hold
+    a new site: engine.py checks the files libcst did not parse against them)."""
     if not hosts:
-        return []
+        return [], set()
     names = {h.name for h in hosts}
     modules = candidate_modules(index, parsed, names)
     # a module-level table of host classes, used from a file that names none of them
@@ -592,4 +594,5 @@ def find_sites(
         more = candidate_modules(index, parsed, tables)
         modules.extend(m for m in more if id(m) not in seen)
     modules.sort(key=lambda m: m.path)
-    return SiteFinder(index, hosts, device_params, tables, record_params).find(modules)
+    sites = SiteFinder(index, hosts, device_params, tables, record_params).find(modules)
+    return sites, names | tables
