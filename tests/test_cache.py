@@ -552,3 +552,35 @@ def test_a_file_newly_naming_a_host_class_is_read_again(project, capsys, monkeyp
     again = run(capsys, "fixtures/incident_buggy", "--output-format", "json")
     assert parses, "the stored result was reused although a file now names the host class"
     assert again == run(capsys, "fixtures/incident_buggy", "--output-format", "json", "--no-cache")
+
+
+def test_a_file_naming_a_class_pairing_never_sought_reuses_the_result(project, capsys, monkeypatch):
+    """HostKVCache takes a device pool but is abstract: pairing never searches for it, so a
+    file libcst did not parse may start naming it without the stored result being refused."""
+    other = project / "fixtures" / "incident_buggy" / "sglang" / "srt" / "unrelated.py"
+    other.write_text("def helper():\n    return 1\n")
+    first = run(capsys, "fixtures/incident_buggy", "--show-pairs")
+    evaluations, parses = count_evaluations(monkeypatch), count_libcst_parses(monkeypatch)
+    other.write_text("def helper():\n    return 'HostKVCache'\n")
+    assert run(capsys, "fixtures/incident_buggy", "--show-pairs") == first
+    assert (evaluations, parses) == ([], [])
+    other.write_text("def helper():\n    return 'MLATokenToKVPoolHost'\n")  # one it sought
+    assert run(capsys, "fixtures/incident_buggy", "--show-pairs") == first
+    assert parses  # read again: the file may have held a construction site
+
+
+def test_a_file_newly_building_a_record_host_is_read_again(project, capsys):
+    """A host taking the device pool's buffer record (not the pool) is sought too."""
+    tree = "fixtures/buffer_info_buggy"
+    other = project / tree / "sglang" / "srt" / "mem_cache" / "offload.py"
+    other.write_text("def helper():\n    return 1\n")
+    first = run(capsys, tree, "--show-pairs", "--show-unresolved")
+    other.write_text(
+        "from sglang.srt.mem_cache.memory_pool_host import MHATokenToKVPoolHost\n\n\n"
+        "def build(kv_pool, ratio):\n"
+        "    info = kv_pool.get_buffer_info()\n"
+        "    return MHATokenToKVPoolHost(info, ratio, 1, device_capacity_tokens=64)\n"
+    )
+    again = run(capsys, tree, "--show-pairs", "--show-unresolved")
+    assert again != first  # the new call shows in the pairs
+    assert again == run(capsys, tree, "--show-pairs", "--show-unresolved", "--no-cache")
