@@ -96,17 +96,10 @@ class ConstructionSite:
 
     def stored_form(self) -> StoredSite:
         """What a result keeps of this site once the audit is over (the cache stores it)."""
-        location = self.location
         return StoredSite(
             host=self.host,
             path=self.module.path,
-            location=Location(
-                location.path,
-                location.line,
-                location.column,
-                location.end_line,
-                location.end_column,
-            ),
+            location=self.location,  # looked up now; stored as a plain Location
             function=self.function,
             how=self.how,
             arguments=self.arguments_text(),
