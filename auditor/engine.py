@@ -38,8 +38,11 @@ from auditor.parse import (
     check_facts,
     may_suppress,
     module_from_facts,
+    outline_from_json,
     read_source,
 )
+from auditor.prefilter import BaseNames, derive_by_name, pool_like_names
+from auditor.prefilter import may_define_pools as may_matter
 from auditor.settings import Settings
 from auditor.sites import ConstructionSite
 from auditor.suppressions import SuppressionIndex, scan
@@ -154,16 +157,14 @@ def may_define_pools(parsed: list[ParsedModule], settings: Settings) -> set[int]
     an `import ... as` alias of one is kept too, until nothing changes. Other modules cannot
     define a pool; they are indexed only if resolving a name needs them.
     """
-    words = (
-        set(settings.layer_params)
-        | set(settings.device_pool_params)
-        | set(settings.buffer_info_params)
-    )
+    words = _pool_words(settings)
     kept: set[int] = set()
     names: set[str] = set()  # classes that may be pools, or derive from one
     aliases: list[tuple[str, str]] = []
     pending: list[tuple[int, ClassOutline]] = []  # classes not known to be pool-like yet
     for module in parsed:
+        if not module.checked:  # the pre-filter found nothing that can matter in it
+            continue
         shape = module.outline
         if shape is None:  # CPython did not parse it: every class in it may be a pool
             kept.add(id(module))
@@ -181,32 +182,8 @@ def may_define_pools(parsed: list[ParsedModule], settings: Settings) -> set[int]
                 names.add(cls.name)
             else:
                 pending.append((id(module), cls))
-    kept.update(_derive_by_name(names, aliases, pending))
+    kept.update(derive_by_name(names, aliases, pending))
     return kept
-
-
-def _derive_by_name(names: set[str], aliases: list[tuple[str, str]], pending: list) -> list:
-    """Grow `names` with the classes of `pending` ((key, ClassOutline) pairs) that name one of
-    them in their bases, directly or through an `import ... as` alias, until nothing changes;
-    the keys of the classes that joined."""
-    joined = []
-    changed = True
-    while changed:
-        changed = False
-        for original, alias in aliases:
-            if original in names and alias not in names:
-                names.add(alias)
-                changed = True
-        still = []
-        for key, cls in pending:
-            if cls.bases & names:
-                names.add(cls.name)
-                joined.append(key)
-                changed = True
-            else:
-                still.append((key, cls))
-        pending = still
-    return joined
 
 
 def _apply_suppressions(
@@ -260,7 +237,7 @@ def audit(
         content_hash(data) if not isinstance(data, FileError) else None for _, _, data in files
     ]
     base_key = (tool_identity(), settings_fingerprint(settings), repr(limits), torch_version())
-    facts = _file_facts(files, digests, cache, jobs)
+    facts = _file_facts(files, digests, cache, jobs, settings)
     # The whole result depends on every file's name and CPython facts (errors, the outline the
     # pre-filter reads) and on the bytes of the modules libcst parsed; the latter are checked
     # against the entry's record, so an edit to any other file reuses the result.
@@ -437,30 +414,80 @@ def _file_facts(
     digests: list[str | None],
     cache: Cache,
     jobs: int,
+    settings: Settings,
 ) -> list[dict | None]:
-    """CPython's check of every readable file (parse.file_facts), from the cache or computed
-    in worker processes; None for a file that could not be read."""
+    """CPython's check (parse.file_facts) of every readable file that can matter (see
+    prefilter.py), from the cache or computed in worker processes; None for a file that could
+    not be read or that the pre-filter leaves to be checked on first need."""
     previous = cache.load_facts()
-    facts: list[dict | None] = []
-    for digest in digests:
-        known = previous.get(digest) if digest is not None else None
-        if known is not None:
-            try:
-                known = check_facts(known)
-            except ValueError:
-                known = None
-        facts.append(known)
-    missing = [i for i, f in enumerate(facts) if f is None and digests[i] is not None]
-    for i, computed in zip(missing, check_all([files[i][2] for i in missing], jobs)):
-        facts[i] = computed
+    facts: list[dict | None] = [None] * len(files)
+    words = [w.encode() for w in _pool_words(settings)]
+    wanted = [
+        i
+        for i, (_, _, data) in enumerate(files)
+        if not isinstance(data, FileError) and may_matter(data, words)
+    ]
+    base_names = BaseNames()
+    while wanted:
+        _check_files(wanted, files, digests, previous, facts, jobs)
+        shapes, eager_names = [], set()
+        for (_, _, data), known in zip(files, facts):
+            if known is not None and "outline" in known:
+                shapes.append(outline_from_json(known["outline"]))
+            elif known is not None and "eager" in known:  # every class in it may be a pool
+                eager_names.update(m.encode() for m in _CLASS_NAME.findall(_text(data)))
+        names = pool_like_names(shapes, _pool_words(settings)) | eager_names
+        wanted = [
+            i
+            for i, (_, _, data) in enumerate(files)
+            if facts[i] is None
+            and not isinstance(data, FileError)
+            and base_names.needs_check(i, data, names)
+        ]
     if cache.enabled:
         used = {
             digest: known
             for digest, known in zip(digests, facts)
-            if digest is not None and not known.get("uncached")
+            if digest is not None and known is not None and not known.get("uncached")
         }
         cache.save_facts(used, previous)
     return facts
+
+
+def _pool_words(settings: Settings) -> set[str]:
+    """The `__init__` parameter names that make a class a possible pool (pairing.py)."""
+    return (
+        set(settings.layer_params)
+        | set(settings.device_pool_params)
+        | set(settings.buffer_info_params)
+    )
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _check_files(
+    wanted: list[int],
+    files: list,
+    digests: list[str | None],
+    previous: dict,
+    facts: list[dict | None],
+    jobs: int,
+) -> None:
+    """Fill `facts` for the `wanted` files: from the cache when it has them, else computed."""
+    missing = []
+    for i in wanted:
+        known = previous.get(digests[i]) if digests[i] is not None else None
+        if known is not None:
+            try:
+                facts[i] = check_facts(known)
+                continue
+            except ValueError:
+                pass
+        missing.append(i)
+    for i, computed in zip(missing, check_all([files[i][2] for i in missing], jobs)):
+        facts[i] = computed
 
 
 def _modules(
@@ -475,7 +502,11 @@ def _modules(
             outcome: ParsedModule | FileError = data
         else:
             try:
-                outcome = module_from_facts(source, shown, data, known)
+                outcome = (
+                    module_from_facts(source, shown, data, known)
+                    if known is not None
+                    else ParsedModule(source, shown, data=data, checked=False)
+                )
             except Exception as error:  # noqa: BLE001 - one bad file must not end the audit
                 message = f"cannot parse file: {type(error).__name__}: {error}"
                 outcome = FileError(shown, 1, 1, message)

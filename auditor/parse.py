@@ -97,9 +97,13 @@ class ParsedModule:
         data: bytes | None = None,
         outline: Outline | None = None,
         too_large: FileError | None = None,
+        checked: bool = True,
     ) -> None:
         self.source = source
-        self.outline = outline  # None: not known (CPython did not parse the file)
+        # False: the pre-filter found nothing in the file that can matter, so CPython's check
+        # has not run; it runs (before libcst ever sees the file) if the tree is needed
+        self.checked = checked
+        self.outline = outline  # None: not known (CPython did not parse or did not check it)
         self.display_path = display_path
         self._tree = tree
         self._positions = positions
@@ -118,6 +122,10 @@ class ParsedModule:
     def tree(self) -> cst.Module:
         """The libcst tree; raises LateParseError if libcst rejects the file."""
         if self._tree is None:
+            if not self.checked:
+                self._check_now()
+            if self._tree is not None:
+                return self._tree
             if self._error is None and self._too_large is not None:
                 self._error, self._data = self._too_large, None
             if self._error is None:
@@ -134,6 +142,25 @@ class ParsedModule:
             if self._error is not None:
                 raise LateParseError(self._error)
         return self._tree
+
+    def _check_now(self) -> None:
+        """CPython's check of a file the pre-filter skipped, now that its tree is needed: the
+        same facts (syntax, encoding, nesting, statement size) as for a file checked up front,
+        so libcst never sees a file that could crash it."""
+        self.checked = True
+        try:
+            outcome = module_from_facts(
+                self.source, self.display_path, self._data, file_facts(self._data)
+            )
+        except Exception as error:  # noqa: BLE001 - this file's error, not the audit's
+            message = f"cannot parse file: {type(error).__name__}: {error}"
+            outcome = FileError(self.display_path, 1, 1, message)
+        if isinstance(outcome, FileError):
+            self._error, self._data = outcome, None
+            return
+        self.outline, self._too_large = outcome.outline, outcome._too_large
+        if outcome._tree is not None:  # deep or newer syntax: parsed (with positions) already
+            self._tree, self._positions, self._data = outcome._tree, outcome._positions, None
 
     @property
     def data(self) -> bytes | None:

@@ -532,8 +532,8 @@ def test_no_place_for_a_secret_still_audits(project, capsys, monkeypatch):
 def test_old_entries_are_pruned(project, capsys, monkeypatch):
     monkeypatch.setattr(auditor.cache, "MAX_ENTRIES", 2)
     helper = project / "fixtures" / "incident_buggy" / "sglang" / "srt" / "helper.py"
-    for edit in range(4):  # a new class each time: a new result key each time
-        helper.write_text(f"class Edit{edit}:\n    pass\n")
+    for edit in range(4):  # a new class each time, one the pre-filter keeps: a new result key
+        helper.write_text(f"class Edit{edit}:\n    def __init__(self, layer_num):\n        pass\n")
         run(capsys, "fixtures/incident_buggy")
     assert len(list((cache_dir(project) / "results").glob("*.json"))) == 2
 

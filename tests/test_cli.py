@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import write_tree
+from helpers import READ_BY_THE_AUDIT, write_tree
 
 from auditor.cli import main
 
@@ -94,7 +94,9 @@ def test_exit_zero_and_ignore(buggy, capsys):
 
 def test_exit_1_for_a_file_that_does_not_parse(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    write_tree(tmp_path / "src", {"ok.py": "x = 1\n", "bad.py": "def f(:\n    pass\n"})
+    write_tree(
+        tmp_path / "src", {"ok.py": "x = 1\n", "bad.py": "def f(:\n    pass\n" + READ_BY_THE_AUDIT}
+    )
     code, out, err = run(capsys, "--isolated", "src")
     assert code == 1
     assert out.startswith(os.path.join("src", "bad.py") + ":1:7: E902 syntax error")
@@ -162,7 +164,7 @@ def test_unknown_select_code_is_a_usage_error(clean, capsys):
 
 
 def test_json_output_is_valid_json(buggy, capsys):
-    (buggy / "broken.py").write_text("x = (\n")
+    (buggy / "broken.py").write_text("x = (\n" + READ_BY_THE_AUDIT)
     code, out, _ = run(capsys, "--isolated", "--output-format", "json", "buggy")
     assert code == 1
     items = json.loads(out)

@@ -106,3 +106,28 @@ def test_mutating_the_real_dsa_index_k_layout_is_found(tmp_path: Path) -> None:
         finding.device.location.path.endswith(INDEX_KEY_CACHE)
     )
     assert "132 B/token/layer vs 256 B/token/layer" in finding.message
+
+
+@pytest.mark.parametrize("version", ["0.4.6.post5", "0.5.10", "0.5.23"])
+def test_the_pre_filter_checks_every_file_the_outline_rule_keeps(version: str) -> None:
+    """auditor/prefilter.py against its oracle on a real engine: every file that CPython's
+    outline says may define a pool (engine.may_define_pools, all files checked) is among the
+    files the byte-level pre-filter checks up front, and most files are not checked."""
+    from auditor.cache import Cache, content_hash
+    from auditor.discover import discover
+    from auditor.engine import _file_facts, _read, may_define_pools
+    from auditor.parse import parse_file
+    from auditor.settings import load_settings
+
+    settings = load_settings(None)
+    folders = _runner().fetch(version)
+    sources, _ = discover(folders, respect_gitignore=False)
+    every = [parse_file(s, str(s.path)) for s in sources]
+    kept = may_define_pools([m for m in every if hasattr(m, "outline")], settings)
+    files = [_read(s) for s in sources]
+    digests = [content_hash(d) if isinstance(d, bytes) else None for _, _, d in files]
+    facts = _file_facts(files, digests, Cache(None), 1, settings)
+    checked = {str(s.path) for s, known in zip(sources, facts) if known is not None}
+    must = {str(m.source.path) for m in every if id(m) in kept}
+    assert must and must <= checked, sorted(must - checked)
+    assert len(checked) < len(sources) // 4

@@ -339,7 +339,7 @@ def _findings_without(fixture: str, relative: str) -> list[tuple]:
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder) / "tree"
         shutil.copytree(FIXTURES / fixture, tree)
-        (tree / relative).write_bytes(b"\x00")
+        (tree / relative).write_bytes(b"\x00 layout-audit reads this file\n")
         result = audit([tree], _settings(tree))
         assert [Path(e.path).name for e in result.errors] == [Path(relative).name]
         return _key(result)

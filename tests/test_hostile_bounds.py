@@ -135,3 +135,62 @@ def test_a_codec_raising_unicode_error_is_a_decode_error(tmp_path, codec):
     outcome = auditor.parse.parse_file(SourceFile(path, tmp_path, "cookie"), "cookie.py")
     assert isinstance(outcome, auditor.parse.FileError), outcome
     assert outcome.message.startswith("cannot decode file:"), outcome.message
+
+
+# ---- files the pre-filter skips are checked by CPython before libcst, when first needed ----
+
+LAZY_POOL = (
+    "import torch\n"
+    "from sglang.srt.mem_cache.widths import WIDTH\n"
+    "\n"
+    "\n"
+    "class LazyPool:\n"
+    "    def __init__(self, size, layer_num):\n"
+    "        self.kv_buffer = [\n"
+    "            torch.zeros((size, WIDTH), dtype=torch.uint8) for _ in range(layer_num)\n"
+    "        ]\n"
+)
+
+
+def lazy_tree(tree: Path, widths: bytes) -> Path:
+    """A pool whose buffer width comes from `widths.py`, which holds nothing the pre-filter
+    keeps: it is read only because the interpreter needs WIDTH."""
+    (MEM_CACHE / "lazy_pool.py").write_text(LAZY_POOL)
+    (MEM_CACHE / "widths.py").write_bytes(widths)
+    return MEM_CACHE / "widths.py"
+
+
+def test_a_module_needed_only_by_an_import_is_read(tree, capsys):
+    lazy_tree(tree, b"WIDTH = 8\n")
+    code, out, err = run(capsys, "--show-pools", "tree")
+    assert code == 1 and ": E902 " not in out, out + err
+    lazy = out.split("\nLazyPool: ", 1)[1]
+    assert "device kv_buffer: WIDTH = 8 x uint8 (1 B) = 8 B/token/layer" in lazy, out
+
+
+def test_a_syntax_error_in_a_module_needed_only_by_an_import_is_reported(tree, capsys):
+    widths = lazy_tree(tree, b"WIDTH = (8\n")
+    code, out, err = run(capsys, "--show-unresolved", "tree")
+    assert code == 1 and "Traceback" not in out + err
+    errors = [line for line in out.splitlines() if ": E902 " in line]
+    assert len(errors) == 1 and errors[0].startswith(f"{widths}:1:9: E902 syntax error"), errors
+    assert out.count(": LA001 ") == 1  # the incident's; LazyPool's width is unresolved
+    unresolved = [line for line in out.splitlines() if "LazyPool.kv_buffer" in line]
+    assert len(unresolved) == 1 and "widths.WIDTH" in unresolved[0], out
+
+
+def test_deep_nesting_in_a_module_needed_only_by_an_import_never_reaches_libcst(tree):
+    """libcst's parser kills the process on deep nesting: the lazily read module must go
+    through CPython's check first, as files kept by the pre-filter do. In a child process."""
+    deep = ("x = " + "(" * 5000 + "1" + ")" * 5000 + "\nWIDTH = 8\n").encode()
+    widths = lazy_tree(tree, deep)
+    child = subprocess.run(
+        [sys.executable, "-m", "auditor", "--isolated", "--no-cache", "tree"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert child.returncode == 1 and "Traceback" not in child.stderr, child.stderr
+    errors = [line for line in child.stdout.splitlines() if ": E902 " in line]
+    assert errors == [f"{widths}:1:205: E902 too many nested parentheses"], child.stdout
+    assert child.stdout.count(": LA001 ") == 1

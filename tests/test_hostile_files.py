@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import READ_BY_THE_AUDIT
 
 import auditor.engine
 from auditor.cli import main
@@ -78,8 +79,11 @@ def assert_reported_and_nothing_lost(
 # ---- files whose bytes are hostile ------------------------------------------------------
 
 DEEP_PARENS = ("x = " + "(" * 5000 + "1" + ")" * 5000 + "\n").encode()
+# appended to each hostile file below so the pre-filter keeps it (the audit reads it); without
+# it, a file that can hold no pool is not read at all (test_a_file_the_audit_does_not_need...)
+READ = READ_BY_THE_AUDIT.encode()
 
-HOSTILE_BYTES: dict[str, tuple[bytes, tuple[str, ...], str]] = {
+UNREAD_HOSTILE_BYTES: dict[str, tuple[bytes, tuple[str, ...], str]] = {
     # name: (content, words in the E902 line, line:column)
     "syntax-error": (b"ok = 1\ndef f(:\n    pass\n", ("syntax error", "invalid syntax"), "2:7"),
     "unterminated-string": (b"x = 1\ny = 'abc\n", ("syntax error", "unterminated"), "2:5"),
@@ -118,6 +122,12 @@ HOSTILE_BYTES: dict[str, tuple[bytes, tuple[str, ...], str]] = {
         "1:1",
     ),
 }
+# what the audit reads: the same bytes with a comment the pre-filter keeps (the oversized file is
+# refused from its size, before anything is read)
+HOSTILE_BYTES = {
+    name: (data if name == "oversized" else data + READ, words, position)
+    for name, (data, words, position) in UNREAD_HOSTILE_BYTES.items()
+}
 
 
 @pytest.mark.parametrize("name", sorted(set(HOSTILE_BYTES) - {"deep-parentheses"}))
@@ -131,7 +141,7 @@ def test_a_hostile_file_is_one_e902_and_the_incident_is_still_found(tree, capsys
 def test_5000_nested_parentheses_in_a_child_process(tree):
     """libcst's parser kills the process on deep nesting, so a regression here must fail this
     test, not the test run: the audit runs in a child."""
-    HOSTILE.write_bytes(DEEP_PARENS)
+    HOSTILE.write_bytes(DEEP_PARENS + READ)
     started = time.perf_counter()
     child = subprocess.run(
         [sys.executable, "-m", "auditor", "--isolated", "tree"],
@@ -162,7 +172,7 @@ def test_5000_nested_parentheses_in_a_child_process(tree):
     ids=["empty", "bom-only", "bom-crlf", "cr", "form-feed", "latin1", "cp1252", "no-eol", "utf8"],
 )
 def test_odd_but_valid_files_are_read_not_reported(tree, capsys, data):
-    HOSTILE.write_bytes(data)
+    HOSTILE.write_bytes(data + READ)
     code, out, err = run(capsys, "tree")
     assert code == 1
     assert e902_lines(out) == []
@@ -200,7 +210,7 @@ def test_file_names_that_are_not_text(tree, monkeypatch, output_format):
         names = [folder + b"/\xff\xfe.py", folder + b"/new\nline.py"]
         for name in names:
             with open(name, "wb") as handle:
-                handle.write(b"def f(:\n")
+                handle.write(b"def f(:\n" + READ)
     except OSError:
         pytest.skip("this file system refuses such names")
     out_bytes, err_bytes = io.BytesIO(), io.BytesIO()
@@ -326,7 +336,7 @@ def test_an_unexpected_parser_failure_is_one_e902_not_the_end_of_the_audit(
 ):
     """Whatever escapes the parser for one file (a bug in it, or in libcst) is that file's
     E902; the other files are still audited."""
-    HOSTILE.write_text("x = 1\n")
+    HOSTILE.write_text("x = 1\n" + READ_BY_THE_AUDIT)
     real_parse = auditor.engine.module_from_facts
 
     def module_from_facts(source, shown, data, facts):
@@ -532,3 +542,14 @@ def test_odd_matrix_values_are_unresolved_never_guessed(tree, capsys, value):
     assert all(INCIDENT_LA001 in line for line in findings), findings
     if not findings:
         assert "unresolved: nothing" not in out
+
+
+@pytest.mark.parametrize("name", sorted(set(UNREAD_HOSTILE_BYTES) - {"oversized"}))
+def test_a_hostile_file_the_audit_does_not_need_is_not_read(tree, capsys, name):
+    """Without anything that can make it matter (prefilter.py), a file is never parsed, so its
+    bytes cannot be reported or cause harm; the search of its bytes must not fail either."""
+    HOSTILE.write_bytes(UNREAD_HOSTILE_BYTES[name][0])
+    code, out, err = run(capsys, "tree")
+    assert code == 1 and "Traceback" not in out + err
+    assert e902_lines(out) == [] and INCIDENT_LA001 in out, out
+    assert "Found 1 finding" in err and "files with errors" not in err, err

@@ -72,10 +72,11 @@ def every_module(parsed, settings):
 
 
 def audit_both_ways(root: Path, monkeypatch: pytest.MonkeyPatch):
-    """(pre-filtered audit, audit with every file indexed up front)."""
+    """(pre-filtered audit, audit with every file checked by CPython and indexed up front)."""
     settings = load_settings(None)
     fast = audit([root], settings)
     with monkeypatch.context() as patched:
+        patched.setattr(auditor.engine, "may_matter", lambda data, words: True)
         patched.setattr(auditor.engine, "may_define_pools", every_module)
         slow = audit([root], settings)
     return fast, slow
@@ -162,10 +163,18 @@ def test_a_suppression_comment_keeps_its_file(tmp_path, monkeypatch):
     assert [f.code for f in fast.findings] == ["LA100"] == [f.code for f in slow.findings]
 
 
-def test_a_syntax_error_in_a_file_that_cannot_matter_is_still_reported(tmp_path):
+def test_a_syntax_error_in_a_file_that_cannot_matter_is_not_read(tmp_path):
+    """The pre-filter (prefilter.py) leaves such a file unparsed: the audit never reads it."""
     root = write_tree(tmp_path / "tree", {"ok.py": "x = 1\n", "bad.py": "def f(:\n    pass\n"})
     result = audit([root], load_settings(None))
-    assert [(e.line, e.column) for e in result.errors] == [(1, 7)]
+    assert result.errors == [] and result.files_indexed == 0 and result.files_read == 2
+
+
+def test_a_syntax_error_in_a_file_that_may_hold_a_pool_is_reported(tmp_path):
+    bad = "class P:\n    def __init__(self, layer_num):\n        x = (\n"
+    root = write_tree(tmp_path / "tree", {"ok.py": "x = 1\n", "bad.py": bad})
+    result = audit([root], load_settings(None))
+    assert [(e.line, e.column) for e in result.errors] == [(3, 13)]
     assert result.files_indexed == 0 and result.files_read == 1
 
 

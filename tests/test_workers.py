@@ -34,7 +34,8 @@ def test_same_findings_with_one_and_two_workers(tmp_path, monkeypatch):
     monkeypatch.setattr(auditor.workers, "MIN_FILES_FOR_WORKERS", 1)
     for copy in range(3):  # several trees, so the files really are spread over the workers
         shutil.copytree(REPO / "fixtures", tmp_path / f"copy{copy}")
-    (tmp_path / "copy1" / "broken.py").write_bytes(b"def f(:\n")
+    # a suppression comment makes the pre-filter keep it (prefilter.py)
+    (tmp_path / "copy1" / "broken.py").write_bytes(b"def f(:\n# layout-audit reads this\n")
     monkeypatch.chdir(tmp_path)
     settings = load_settings(None)
     results = [audit([tmp_path], settings, jobs=jobs) for jobs in (1, 2)]

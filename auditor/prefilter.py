@@ -1,0 +1,125 @@
+"""Which files can matter, from their bytes alone: most files of an engine hold no pool class.
+
+CPython's check of a file (parse.file_facts: compile to a syntax tree, then a walk over it)
+costs about a millisecond per file; over a 4,700-file engine that is most of a cold run. A pool
+class has an `__init__` taking a layer-count, device-pool or buffer-info parameter (pairing.py),
+or derives from such a class; a file can hold one only if its bytes say so:
+
+1. an `__init__` parameter list in it holds one of those names, or it holds a suppression
+   comment; or
+2. one of its `class` headers names, in its bases, a class that may be a pool (by the outlines
+   of the files checked so far), directly or through an `import ... as` alias; or
+3. it binds such a class under another name (`from .pool import KVPool as Exported`): a file
+   may derive from the new name.
+
+Only those files are checked up front; (2) and (3) are repeated until no file joins. Any other file is
+checked when the interpreter first needs it (an import it resolves), before libcst sees it
+(parse.ParsedModule.tree). So a syntax error in a file no pool can reach is not reported: the
+audit does not read that file. Searching bytes may take in too much (a word in a comment), never
+too little of what the outlines would find: a class header is `class Name(bases):` however it
+is spelled in between, and an alias must be written in the importing file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from auditor.parse import Outline
+
+# `class Name(` then the bases up to the header's colon (a literal prefix: fast in `re`)
+_HEADER = re.compile(rb"class[ \t]+\w+[ \t]*\(([^:]*):")
+_WORD = re.compile(rb"\w+")
+# `def __init__(` then its parameters, up to the `)` the return annotation or colon follows
+_INIT_PARAMS = re.compile(rb"def[ \t]+__init__[ \t]*\((.*?)\)[ \t\\\n]*(?:->|:)", re.DOTALL)
+_AS = re.compile(rb" as[ \t\\\n]+(\w+)")  # `x as y`: y (x is the word before it)
+_LAST_WORD = re.compile(rb"(\w+)[ \t\\\n]*$")
+SUPPRESSION_MARK = b"layout-audit"  # what parse.may_suppress looks for (case aside)
+
+
+def may_define_pools(data: bytes, words: Iterable[bytes]) -> bool:
+    """Rule (1): an `__init__` whose parameter list holds a pool parameter name, or a
+    suppression comment."""
+    if SUPPRESSION_MARK in data.lower():
+        return True
+    words = [word for word in words if word in data]
+    if not words or b"__init__" not in data:
+        return False
+    return any(word in params for params in _INIT_PARAMS.findall(data) for word in words)
+
+
+class BaseNames:
+    """The names each file's class headers give as bases, and the `x as y` pairs it writes,
+    worked out once per file (both searches have a literal prefix, so `re` skips ahead fast)."""
+
+    def __init__(self) -> None:
+        self._bases: dict[int, frozenset[bytes]] = {}
+        self._aliases: dict[int, tuple[tuple[bytes, bytes], ...]] = {}
+
+    def needs_check(self, key: int, data: bytes, names: set[bytes]) -> bool:
+        """Rules (2) and (3): a class header of `data` names one of `names` among its bases
+        (or a name the file binds to one of them with `as`), or the file binds one of them
+        under another name (a re-export other files may derive from)."""
+        bases = self._bases.get(key)
+        if bases is None:
+            bases = frozenset(w for h in _HEADER.findall(data) for w in _WORD.findall(h))
+            self._bases[key] = bases
+        if bases & names:
+            return True
+        return any(
+            original in names and (bound in bases or bound not in names)
+            for original, bound in self._aliases_of(key, data)
+        )
+
+    def _aliases_of(self, key: int, data: bytes) -> tuple[tuple[bytes, bytes], ...]:
+        aliases = self._aliases.get(key)
+        if aliases is None:
+            found = []
+            for match in _AS.finditer(data):
+                start = match.start()
+                before = _LAST_WORD.search(data, max(0, start - 200), start)
+                if before is not None:
+                    found.append((before.group(1), match.group(1)))
+            aliases = self._aliases[key] = tuple(found)
+        return aliases
+
+
+def pool_like_names(outlines: Iterable[Outline], words: set[str]) -> set[bytes]:
+    """Names of classes that may be pools or derive from one, by these outlines (the rule of
+    engine.may_define_pools), with the names they are imported as."""
+    names: set[str] = set()
+    aliases: list[tuple[str, str]] = []
+    pending: list = []
+    for shape in outlines:
+        aliases.extend(shape.aliases)
+        for cls in shape.classes:
+            if cls.init_params & words:
+                names.add(cls.name)
+            else:
+                pending.append((cls.name, cls))
+    derive_by_name(names, aliases, pending)
+    return {name.encode() for name in names}
+
+
+def derive_by_name(names: set[str], aliases: list[tuple[str, str]], pending: list) -> list:
+    """Grow `names` with the classes of `pending` ((key, ClassOutline) pairs) that name one of
+    them in their bases, directly or through an `import ... as` alias, until nothing changes;
+    the keys of the classes that joined."""
+    joined = []
+    changed = True
+    while changed:
+        changed = False
+        for original, alias in aliases:
+            if original in names and alias not in names:
+                names.add(alias)
+                changed = True
+        still = []
+        for key, cls in pending:
+            if cls.bases & names:
+                names.add(cls.name)
+                joined.append(key)
+                changed = True
+            else:
+                still.append((key, cls))
+        pending = still
+    return joined

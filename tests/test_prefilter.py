@@ -1,0 +1,126 @@
+"""The byte-level pre-filter (auditor/prefilter.py) keeps every file CPython's outline would.
+
+The oracle is the outline rule itself (engine.may_define_pools over files all checked by
+CPython): on every fixture, the files it keeps must be among those the pre-filter checks.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from helpers import write_tree
+
+import auditor.engine
+from auditor.cache import Cache, content_hash
+from auditor.discover import discover
+from auditor.engine import _file_facts, _read, may_define_pools
+from auditor.parse import parse_file
+from auditor.prefilter import BaseNames
+from auditor.prefilter import may_define_pools as may_matter
+from auditor.settings import load_settings
+
+REPO = Path(__file__).resolve().parent.parent
+WORDS = [b"layer_num", b"device_pool"]
+
+
+def source(text: str) -> bytes:
+    return textwrap.dedent(text).lstrip("\n").encode()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "class P:\n    def __init__(self, size, layer_num):\n        pass\n",
+        """
+        class P:
+            def __init__(
+                self,
+                size: int = max(1, 2),
+                layer_num: int = 1,
+            ) -> None:
+                pass
+        """,
+        "class H:\n    def __init__ (self, device_pool: 'P'): ...\n",
+        "x = 1  # layout-audit: ignore[LA001]\n",
+        "x = 1  # LAYOUT-AUDIT: IGNORE\n",
+    ],
+    ids=["one-line", "multi-line", "space-and-annotation", "suppression", "suppression-caps"],
+)
+def test_files_that_may_define_a_pool_are_kept(text):
+    assert may_matter(source(text), WORDS)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "class P:\n    def __init__(self, size):\n        self.layer_num = 3\n",
+        "def build(layer_num):\n    return layer_num\n",
+        "# layer_num\nclass P:\n    pass\n",
+        "",
+    ],
+    ids=["word-outside-init", "no-init", "comment-only", "empty"],
+)
+def test_files_without_a_pool_parameter_are_left_out(text):
+    assert not may_matter(source(text), WORDS)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "class W(KVPool):\n    pass\n",
+        "class W(\n    Base,\n    KVPool,\n):\n    pass\n",
+        "class W(pools.KVPool, metaclass=abc.ABCMeta):\n    pass\n",
+        "    class W(Generic[T], KVPool): pass\n",
+        "from pkg import KVPool as Parent\n\nclass W(Parent):\n    pass\n",
+        "from pkg import (\n    KVPool as Parent,\n)\n",  # a re-export under a new name
+    ],
+    ids=["direct", "multi-line", "attribute", "indented", "alias", "re-export"],
+)
+def test_files_deriving_from_a_pool_name_are_checked(text):
+    assert BaseNames().needs_check(0, source(text), {b"KVPool"})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "class W(Other):\n    pass\n",
+        "import numpy as np\n\nclass W(np.ndarray):\n    pass\n",
+        "from pkg import KVPool\n\npool = KVPool\n",
+        "from pkg import KVPool as KVPool\n",
+    ],
+    ids=["other-base", "unrelated-alias", "use-not-derive", "same-name-alias"],
+)
+def test_files_not_deriving_are_left_out(text):
+    assert not BaseNames().needs_check(0, source(text), {b"KVPool"})
+
+
+FIXTURES = sorted(p for p in (REPO / "fixtures").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[p.name for p in FIXTURES])
+def test_every_file_the_outline_rule_keeps_is_checked_up_front(fixture):
+    settings = load_settings(None)
+    sources, _ = discover([fixture])
+    every = [parse_file(s, str(s.path)) for s in sources]
+    kept = may_define_pools(every, settings)
+    files = [_read(s) for s in sources]
+    digests = [content_hash(data) for _, _, data in files]
+    facts = _file_facts(files, digests, Cache(None), 1, settings)
+    checked = {str(s.path) for s, known in zip(sources, facts) if known is not None}
+    must = {str(module.source.path) for module in every if id(module) in kept}
+    assert must and must <= checked, sorted(must - checked)
+
+
+def test_the_slow_path_checks_every_file(tmp_path, monkeypatch):
+    """The oracle of test_speed_paths.audit_both_ways really switches the pre-filter off."""
+    root = write_tree(tmp_path / "t", {"a.py": "x = 1\n", "b.py": "def f(:\n"})
+    settings = load_settings(None)
+    sources, _ = discover([root])
+    files = [_read(s) for s in sources]
+    digests = [content_hash(data) for _, _, data in files]
+    assert _file_facts(files, digests, Cache(None), 1, settings) == [None, None]
+    monkeypatch.setattr(auditor.engine, "may_matter", lambda data, words: True)
+    facts = _file_facts(files, digests, Cache(None), 1, settings)
+    assert all(known is not None for known in facts)
