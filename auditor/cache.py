@@ -356,6 +356,8 @@ class Encoder:
             }
         if is_dtype(value):
             return {"$dtype": dtype_name(value)}
+        if hasattr(kind, "stored_form"):  # a live object with a stored form (sites.py)
+            return self.encode(value.stored_form(), depth + 1)
         if _is_class_info(value):
             return {"$class": self._class(value, depth)}
         from auditor.interpret.control import Infeasible

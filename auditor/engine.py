@@ -44,6 +44,7 @@ from auditor.parse import (
 from auditor.prefilter import BaseNames, derive_by_name, pool_like_names
 from auditor.prefilter import may_define_pools as may_matter
 from auditor.settings import Settings
+from auditor.sites import ConstructionSite
 from auditor.suppressions import SuppressionIndex, scan
 from auditor.workers import check_all
 
@@ -257,7 +258,7 @@ def audit(
     }
     entry = cache.get("results", run_key)
     stored = _load_result(entry, digest_of)
-    if stored is not None and _may_build_hosts(files, facts, settings, set(entry["read"])):
+    if stored is not None and _may_build_hosts(files, stored, set(entry["read"])):
         stored = None  # a file libcst did not parse now names a host class: pairing reads it
     if stored is not None:
         stored.seconds = time.perf_counter() - started
@@ -271,11 +272,12 @@ def audit(
     index = _RecordingIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
     pools = catalog(index, settings, parsed)
     result.catalog = pools
+    evaluations_key = key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources])
     evaluations = _CachedEvaluations(
         index,
         PoolEvaluator(index, settings, limits),
         cache,
-        key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources]),
+        evaluations_key,
         parsed,
         digest_of,
         late_errors,
@@ -291,8 +293,17 @@ def audit(
     for unknown in declared_unknowns:
         unresolved[("declared", unknown.reason)] = Unresolved("declared host layout", unknown)
     pools.add_declared(declared_pairs)  # after evaluate_pairs: these have their own evaluator
+    declared_evaluations = _CachedEvaluations(
+        index,
+        declared_evaluator,
+        cache,
+        key_of("declared", evaluations_key),
+        parsed,
+        digest_of,
+        late_errors,
+    )
     evaluated += [
-        (pair, declared_evaluator.evaluate(pair.device, pair.host)) for pair in declared_pairs
+        (pair, declared_evaluations.evaluate(pair.device, pair.host)) for pair in declared_pairs
     ]
     stored: set[int] = set()  # sites sharing one evaluation list it once
     for pair, evaluation in evaluated:
@@ -367,17 +378,15 @@ def _read(source: SourceFile) -> tuple[SourceFile, str, bytes | FileError]:
         return source, shown, FileError(shown, 1, 1, message)
 
 
-def _host_like_names(facts: list[dict | None], settings: Settings) -> list[bytes]:
-    """Names of classes that may be host pools (an `__init__` taking a device-pool parameter,
-    or a base of that name, by the outlines): pairing searches every file's bytes for host
-    class names (sites.candidate_modules), so a file naming one may change the result."""
-    shapes = [outline_from_json(k["outline"]) for k in facts if k and k.get("outline")]
-    return sorted(pool_like_names(shapes, set(settings.device_pool_params)))
-
-
-def _may_build_hosts(files, facts, settings: Settings, read: set[str]) -> bool:
-    """Whether a file that libcst did not parse for the stored result names a host-like class."""
-    needles = _host_like_names(facts, settings)
+def _may_build_hosts(files, stored: AuditResult, read: set[str]) -> bool:
+    """Whether a file that libcst did not parse for the stored result now names a class (or
+    table) that pairing searched every file's bytes for (sites.find_sites): it may hold a new
+    construction site. Any other edit to such a file cannot change the result (its outline,
+    what the pre-filter reads, is in the key)."""
+    searched = stored.catalog.searched if stored.catalog is not None else []
+    if not isinstance(searched, list) or not all(isinstance(n, str) for n in searched):
+        return True  # not of the shape this run writes: do not trust it
+    needles = [name.encode() for name in searched]
     return any(
         not isinstance(data, FileError)
         and shown not in read
@@ -587,9 +596,9 @@ class _CachedEvaluations:
         self.late_errors = late_errors
 
     def evaluate(
-        self, device: ClassInfo, host: ClassInfo | None = None, site: object = None
+        self, device: ClassInfo, host: ClassInfo | None = None, site: ConstructionSite | None = None
     ) -> Evaluation:
-        if not self.cache.enabled or site is not None:  # construction sites: not cached yet
+        if not self.cache.enabled:
             return self.evaluator.evaluate(device, host, site)
         roles = {"device": device, "host": host}
         key = key_of(
@@ -598,15 +607,18 @@ class _CachedEvaluations:
                 [cls.module.path, cls.qualname] if cls is not None else None
                 for cls in roles.values()
             ],
+            _site_key(site),
         )
-        stored = self._load(self.cache.get("evaluations", key), roles)
+        stored = self._load(self.cache.get("evaluations", key), roles, site)
         if stored is not None:
             return stored
         errors_before = len(self.late_errors)
         recording = {cls.module.path for cls in roles.values() if cls is not None}
+        if site is not None:  # its arguments are evaluated in its module
+            recording.add(site.module.path)
         self.index.recordings.append(recording)
         try:
-            evaluation = self.evaluator.evaluate(device, host)
+            evaluation = self.evaluator.evaluate(device, host, site)
         finally:
             self.index.recordings.pop()
         paths = self.index.reads(recording)
@@ -620,14 +632,16 @@ class _CachedEvaluations:
                     return role
             raise NotCacheable("an evaluation holds a class other than its own pools")
 
-        try:
-            body = dump(evaluation, role_of)
+        try:  # the site is the caller's: stored as its key, given back on loading
+            body = dump(dataclasses.replace(evaluation, site=None), role_of)
         except NotCacheable:
             return evaluation
         self.cache.put("evaluations", key, {"read": read, "errors": errors, "evaluation": body})
         return evaluation
 
-    def _load(self, stored: object, roles: dict[str, ClassInfo | None]) -> Evaluation | None:
+    def _load(
+        self, stored: object, roles: dict[str, ClassInfo | None], site: ConstructionSite | None
+    ) -> Evaluation | None:
         if not isinstance(stored, dict) or set(stored) != {"read", "errors", "evaluation"}:
             return None
         read, errors = stored["read"], stored["errors"]
@@ -653,8 +667,28 @@ class _CachedEvaluations:
         except InvalidEntry:
             return None
         if not isinstance(evaluation, Evaluation) or (
-            evaluation.device is not roles["device"] or evaluation.host is not roles["host"]
+            evaluation.device is not roles["device"]
+            or evaluation.host is not roles["host"]
+            or evaluation.site is not None
         ):
             return None
+        evaluation.site = site
         self.late_errors.extend(late)
         return evaluation
+
+
+def _site_key(site: ConstructionSite | None) -> list | None:
+    """Everything of a construction site that its evaluation reads, as text: the same text in
+    an unchanged module (its hash is in the entry's record) is the same site."""
+    if site is None:
+        return None
+    return [
+        site.host.module.path,
+        site.host.qualname,
+        list(site.signature()),
+        str(site.location),
+        site.function,
+        site.device_text,
+        sorted(site.local_names),
+        site.via_record,
+    ]

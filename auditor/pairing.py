@@ -43,6 +43,7 @@ class PoolCatalog:
     unresolved: list[Unknown]
     sites: list[ConstructionSite] = field(default_factory=list)
     not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
+    searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
 
     def add_declared(self, pairs: list[Pair]) -> None:
         """Pairs a device pool declares in data (declared.py): counted like the others."""
@@ -355,12 +356,12 @@ def catalog(
         h for h in hosts if (settings.pairs.get(h.name) or settings.pairs.get(h.qualname))
     ]
     site_hosts = [h for h in hosts if h not in configured_hosts]
-    sites = (
+    sites, searched = (
         find_sites(
             index, parsed, site_hosts, settings.device_pool_params, settings.buffer_info_params
         )
         if parsed is not None
-        else []
+        else ([], set())
     )
     for host in hosts:
         configured = settings.pairs.get(host.name) or settings.pairs.get(host.qualname)
@@ -420,7 +421,7 @@ def catalog(
             )
     dropped = {id(cls) for cls, _ in not_hosts}
     hosts = [h for h in hosts if id(h) not in dropped]
-    return PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts)
+    return PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts, sorted(searched))
 
 
 def evaluate_pairs(pools: PoolCatalog, evaluator) -> list[tuple[Pair, Evaluation]]:

@@ -88,9 +88,55 @@ class ConstructionSite:
 
     def signature(self) -> tuple:
         """What the evaluation of this site depends on: the arguments as written."""
+        return (self.module.path, self.arguments_text(), self.device_parameter, self.unfollowed)
+
+    def arguments_text(self) -> tuple[tuple[str, str], ...]:
         module = self.module.parsed
-        passed = tuple(sorted((n, module.code(e)) for n, e in self.arguments.items()))
-        return (self.module.path, passed, self.device_parameter, self.unfollowed)
+        return tuple(sorted((n, module.code(e)) for n, e in self.arguments.items()))
+
+    def stored_form(self) -> StoredSite:
+        """What a result keeps of this site once the audit is over (the cache stores it)."""
+        return StoredSite(
+            host=self.host,
+            path=self.module.path,
+            location=self.location,  # looked up now; stored as a plain Location
+            function=self.function,
+            how=self.how,
+            arguments=self.arguments_text(),
+            device_parameter=self.device_parameter,
+            device_text=self.device_text,
+            guards=tuple(g.describe() for g in self.guards),
+            declared_from=self.declared_from,
+            unfollowed=self.unfollowed,
+            via_record=self.via_record,
+        )
+
+
+@dataclass(frozen=True)
+class StoredSite:
+    """A construction site as a finished result holds it: text and positions only, no syntax
+    tree and no index, so the result can be stored and read back (cache.py) and every report
+    renders the same from either form."""
+
+    host: ClassInfo
+    path: str  # the module's path, as ConstructionSite.signature() names it
+    location: Location  # the call
+    function: str
+    how: str
+    arguments: tuple[tuple[str, str], ...]  # (host parameter, source text passed), sorted
+    device_parameter: str | None
+    device_text: str | None
+    guards: tuple[str, ...]  # as described in the evidence
+    declared_from: str
+    unfollowed: str | None
+    via_record: bool
+
+    def where(self) -> str:
+        return f"{self.location.path}:{self.location.line}"
+
+    def signature(self) -> tuple:
+        """The same as the live site's (ConstructionSite.signature)."""
+        return (self.path, self.arguments, self.device_parameter, self.unfollowed)
 
 
 # ---- which files to read ---------------------------------------------------------------------
@@ -526,10 +572,12 @@ def find_sites(
     hosts: list[ClassInfo],
     device_params: list[str],
     record_params: list[str] = (),
-) -> list[ConstructionSite]:
-    """Every construction site of the host classes, in files whose text names one of them."""
+) -> tuple[list[ConstructionSite], set[str]]:
+    """Every construction site of the host classes, in files whose text names one of them;
+    and the names searched for in every file's bytes (a file that starts naming one may hold
+    a new site: engine.py checks the files libcst did not parse against them)."""
     if not hosts:
-        return []
+        return [], set()
     names = {h.name for h in hosts}
     modules = candidate_modules(index, parsed, names)
     # a module-level table of host classes, used from a file that names none of them
@@ -539,4 +587,5 @@ def find_sites(
         more = candidate_modules(index, parsed, tables)
         modules.extend(m for m in more if id(m) not in seen)
     modules.sort(key=lambda m: m.path)
-    return SiteFinder(index, hosts, device_params, tables, record_params).find(modules)
+    sites = SiteFinder(index, hosts, device_params, tables, record_params).find(modules)
+    return sites, names | tables
