@@ -127,6 +127,20 @@ class PoolEvaluator:
         values: dict,
         site: ConstructionSite | None = None,
     ) -> tuple[PointResult, set[str]]:
+        state = ModuleState()  # module bodies declared once for the five builds of this point
+        try:
+            return self._run_point(device_cls, host_cls, values, site, state)
+        finally:
+            state.release()
+
+    def _run_point(
+        self,
+        device_cls: ClassInfo,
+        host_cls: ClassInfo | None,
+        values: dict,
+        site: ConstructionSite | None,
+        state: ModuleState,
+    ) -> tuple[PointResult, set[str]]:
         settings = self.settings
         (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
         device_builds: list[tuple[Instance, int, int]] = []
@@ -135,7 +149,6 @@ class PoolEvaluator:
         result = PointResult(values)
         t3 = t2 + (t2 - t1)  # a fifth build checks that bytes really are linear in tokens
         refused: Unknown | None = None
-        state = ModuleState()  # module bodies declared once for the five builds of this point
         for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
             full = dict(values)
             full.update({name: tokens for name in settings.token_params})

@@ -71,6 +71,16 @@ class ModuleState:
         self.module_namespaces: dict[int, dict] = {}
         self.class_namespaces: dict[int, dict] = {}
 
+    def release(self) -> None:
+        """Empty the namespaces once the point is measured. Their values refer back to them
+        (a deferred assignment holds the frame whose namespace holds it), and the command line
+        runs with the cycle collector off: left alone, every config point's declarations would
+        stay in memory until the run ends."""
+        for namespace in (*self.module_namespaces.values(), *self.class_namespaces.values()):
+            namespace.clear()
+        self.module_namespaces.clear()
+        self.class_namespaces.clear()
+
 
 class Interpreter(Namespaces, Statements, Operators):
     """Evaluates audited code for one build at one config point. Caches are per point: builds
