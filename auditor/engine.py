@@ -232,11 +232,18 @@ def audit(
         respect_gitignore=settings.respect_gitignore,
         include=tuple(settings.include),
     )
+    base_key = (tool_identity(), settings_fingerprint(settings), repr(limits), torch_version())
+    listed = [[str(p), why] for p, why in problems]
+    manifest_key = _manifest_key(sources, listed, base_key) if cache.enabled else None
+    if manifest_key is not None:
+        stored = _load_by_manifest(cache, manifest_key)
+        if stored is not None:
+            stored.seconds = time.perf_counter() - started
+            return stored
     files = [_read(source) for source in sources]
     digests = [
         content_hash(data) if not isinstance(data, FileError) else None for _, _, data in files
     ]
-    base_key = (tool_identity(), settings_fingerprint(settings), repr(limits), torch_version())
     facts = _file_facts(files, digests, cache, jobs, settings)
     # The whole result depends on every file's name and CPython facts (errors, the outline the
     # pre-filter reads) and on the bytes of the modules libcst parsed; the latter are checked
@@ -252,7 +259,7 @@ def audit(
         ]
         for (source, shown, data), known in zip(files, facts)
     ]
-    run_key = key_of("result", base_key, listing, [[str(p), why] for p, why in problems])
+    run_key = key_of("result", base_key, listing, listed)
     digest_of = {
         shown: digest for (_, shown, _), digest in zip(files, digests) if digest is not None
     }
@@ -261,6 +268,8 @@ def audit(
     if stored is not None and _may_build_hosts(files, stored, set(entry["read"])):
         stored = None  # a file libcst did not parse now names a host class: pairing reads it
     if stored is not None:
+        if manifest_key is not None:
+            cache.put("manifests", manifest_key, {"result": run_key})
         stored.seconds = time.perf_counter() - started
         return stored
     result = AuditResult()
@@ -363,9 +372,49 @@ def audit(
         try:
             read = {m.display_path: digest_of[m.display_path] for m in parsed if m.is_parsed}
             cache.put("results", run_key, {"read": read, "result": dump(result)})
+            if manifest_key is not None:
+                cache.put("manifests", manifest_key, {"result": run_key})
         except NotCacheable:
             pass
     return result
+
+
+# A file modified this recently may be modified again within the same tick of the file
+# system's clock (often several milliseconds) without its size or time changing: no manifest
+# is written while one is that new (git's "racy clean" rule).
+RACY_NANOSECONDS = 2_000_000_000
+
+
+def _manifest_key(sources: list[SourceFile], problems: list, base_key: tuple) -> str | None:
+    """A key for the files as the file system describes them (path, size, modification time
+    in nanoseconds, inode), with the working directory (output paths are relative to it);
+    None if one cannot be stat'ed or was modified in the last two seconds. As ruff's cache,
+    it trusts that a file whose size and modification time are unchanged has unchanged
+    bytes; any change falls back to reading every file and comparing content hashes."""
+    listing = []
+    racy_after = time.time_ns() - RACY_NANOSECONDS
+    for source in sources:
+        try:
+            info = source.path.stat()
+        except OSError:
+            return None
+        if info.st_mtime_ns >= racy_after:
+            return None
+        listing.append([str(source.path), info.st_size, info.st_mtime_ns, info.st_ino])
+    return key_of("manifest", base_key, os.getcwd(), listing, problems)
+
+
+def _load_by_manifest(cache: Cache, manifest_key: str) -> AuditResult | None:
+    """The whole result stored for exactly these files, unchanged since (by their stat)."""
+    pointer = cache.get("manifests", manifest_key)
+    if not isinstance(pointer, dict) or set(pointer) != {"result"}:
+        return None
+    if not isinstance(pointer["result"], str):
+        return None
+    entry = cache.get("results", pointer["result"])
+    if not isinstance(entry, dict) or not isinstance(entry.get("read"), dict):
+        return None
+    return _load_result(entry, entry["read"])  # no file changed: what it read is as it was
 
 
 def _read(source: SourceFile) -> tuple[SourceFile, str, bytes | FileError]:

@@ -13,11 +13,13 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 import auditor.cache
+import auditor.engine
 import auditor.evaluate
 import auditor.parse
 from auditor.cache import CACHE_DIR_NAME, Cache, CachedDtype, dump, load
@@ -584,3 +586,65 @@ def test_a_file_newly_building_a_record_host_is_read_again(project, capsys):
     again = run(capsys, tree, "--show-pairs", "--show-unresolved")
     assert again != first  # the new call shows in the pairs
     assert again == run(capsys, tree, "--show-pairs", "--show-unresolved", "--no-cache")
+
+
+# ---- the stat manifest: files unchanged by size, time and inode are not even read ----------
+
+
+def age_every_file(root: Path, seconds: int = 60) -> None:
+    """Modification times in the past: files this new are too racy to trust (RACY_NANOSECONDS)."""
+    past = time.time() - seconds
+    for path in root.rglob("*.py"):
+        os.utime(path, (past, past))
+
+
+def count_reads(monkeypatch) -> list[str]:
+    reads: list[str] = []
+    real = auditor.engine._read
+
+    def read(source):
+        reads.append(str(source.path))
+        return real(source)
+
+    monkeypatch.setattr(auditor.engine, "_read", read)
+    return reads
+
+
+def test_files_unchanged_on_disk_are_not_read_again(project, capsys, monkeypatch):
+    tree = "fixtures/incident_buggy"
+    age_every_file(project / tree)
+    first = run(capsys, tree, "--output-format", "json")
+    reads = count_reads(monkeypatch)
+    assert run(capsys, tree, "--output-format", "json") == first
+    assert reads == [], "a run with every file unchanged on disk read files"
+    assert list((cache_dir(project) / "manifests").glob("*.json"))
+    # an edit (new size and time) goes back to reading and hashing every file
+    host = project / tree / "sglang" / "srt" / "mem_cache" / "memory_pool_host.py"
+    host.write_text(host.read_text().replace("* 4", "* 8", 1))
+    age_every_file(project / tree, seconds=30)
+    edited = run(capsys, tree, "--output-format", "json")
+    assert reads and edited != first
+    assert edited == run(capsys, tree, "--output-format", "json", "--no-cache")
+
+
+def test_no_manifest_while_a_file_is_racy(project, capsys):
+    """A file modified in the last two seconds could change again within the same clock tick
+    of the file system with its size and time unchanged: its stat is not trusted yet."""
+    tree = project / "fixtures" / "incident_buggy"
+    age_every_file(tree)
+    (tree / "sglang" / "srt" / "new.py").write_text("x = 1\n")  # written just now
+    run(capsys, "fixtures/incident_buggy")
+    assert not list((cache_dir(project) / "manifests").glob("*.json"))
+    age_every_file(tree)  # the same tree, every file old enough: trusted
+    run(capsys, "fixtures/incident_buggy")
+    assert list((cache_dir(project) / "manifests").glob("*.json"))
+
+
+def test_a_forged_manifest_is_ignored(project, capsys):
+    tree = "fixtures/incident_buggy"
+    age_every_file(project / tree)
+    honest = run(capsys, tree, "--output-format", "json", "--no-cache")
+    run(capsys, tree, "--output-format", "json")
+    for path in (cache_dir(project) / "manifests").glob("*.json"):
+        path.write_text('{"result": "0000"}')  # no seal: must be ignored, not trusted
+    assert run(capsys, tree, "--output-format", "json") == honest
