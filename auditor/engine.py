@@ -144,6 +144,7 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
                     into.setdefault(key, Unresolved(subject, figure.unknown))
 
 
+_HEX_KEY = re.compile(r"[0-9a-f]{16,128}")
 _CLASS_NAME = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 
 
@@ -409,8 +410,8 @@ def _load_by_manifest(cache: Cache, manifest_key: str) -> AuditResult | None:
     pointer = cache.get("manifests", manifest_key)
     if not isinstance(pointer, dict) or set(pointer) != {"result"}:
         return None
-    if not isinstance(pointer["result"], str):
-        return None
+    if not isinstance(pointer["result"], str) or not _HEX_KEY.fullmatch(pointer["result"]):
+        return None  # a key is a hash: never a path to follow
     entry = cache.get("results", pointer["result"])
     if not isinstance(entry, dict) or not isinstance(entry.get("read"), dict):
         return None
@@ -470,7 +471,8 @@ def _file_facts(
     not be read or that the pre-filter leaves to be checked on first need."""
     previous = cache.load_facts()
     facts: list[dict | None] = [None] * len(files)
-    words = [w.encode() for w in _pool_words(settings)]
+    pool_words = _pool_words(settings)
+    words = [w.encode() for w in pool_words]
     wanted = [
         i
         for i, (_, _, data) in enumerate(files)
@@ -480,15 +482,16 @@ def _file_facts(
     for i, (_, _, data) in enumerate(files):
         if not isinstance(data, FileError):
             base_names.every_base |= base_names.bases_of(i, data)
+    shapes, eager_names = [], set()  # of the files checked so far (each round adds)
     while wanted:
         _check_files(wanted, files, digests, previous, facts, jobs)
-        shapes, eager_names = [], set()
-        for (_, _, data), known in zip(files, facts):
-            if known is not None and "outline" in known:
+        for i in wanted:
+            known = facts[i]
+            if "outline" in known:
                 shapes.append(outline_from_json(known["outline"]))
-            elif known is not None and "eager" in known:  # every class in it may be a pool
-                eager_names.update(m.encode() for m in _CLASS_NAME.findall(_text(data)))
-        names = pool_like_names(shapes, _pool_words(settings)) | eager_names
+            elif "eager" in known:  # every class in it may be a pool
+                eager_names.update(m.encode() for m in _CLASS_NAME.findall(_text(files[i][2])))
+        names = pool_like_names(shapes, pool_words) | eager_names
         wanted = [
             i
             for i, (_, _, data) in enumerate(files)

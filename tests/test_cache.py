@@ -648,3 +648,38 @@ def test_a_forged_manifest_is_ignored(project, capsys):
     for path in (cache_dir(project) / "manifests").glob("*.json"):
         path.write_text('{"result": "0000"}')  # no seal: must be ignored, not trusted
     assert run(capsys, tree, "--output-format", "json") == honest
+
+
+def test_a_file_that_cannot_be_stated_means_no_manifest(tmp_path):
+    from auditor.discover import SourceFile
+
+    path = tmp_path / "gone.py"
+    path.write_text("x = 1\n")
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    source = SourceFile(path, tmp_path, "gone")
+    assert auditor.engine._manifest_key([source], [], ("k",)) is not None
+    path.unlink()  # deleted between discovery and the stat
+    assert auditor.engine._manifest_key([source], [], ("k",)) is None
+
+
+def test_a_manifest_never_leads_outside_the_cache(project, capsys, monkeypatch):
+    """A result key read from a manifest is a hash, checked before use as a file name (even a
+    sealed entry: the check does not depend on who wrote it)."""
+    tree = "fixtures/incident_buggy"
+    age_every_file(project / tree)
+    honest = run(capsys, tree, "--output-format", "json", "--no-cache")
+    run(capsys, tree, "--output-format", "json")
+    cache = Cache(cache_dir(project))
+    for path in (cache_dir(project) / "manifests").glob("*.json"):
+        cache.put("manifests", path.stem, {"result": "../manifests/" + path.stem})
+    asked: list[str] = []
+    real_get = Cache.get
+
+    def get(self, kind, key):
+        asked.append(key)
+        return real_get(self, kind, key)
+
+    monkeypatch.setattr(Cache, "get", get)
+    assert run(capsys, tree, "--output-format", "json") == honest
+    assert not any("/" in key for key in asked), asked

@@ -194,3 +194,21 @@ def test_deep_nesting_in_a_module_needed_only_by_an_import_never_reaches_libcst(
     errors = [line for line in child.stdout.splitlines() if ": E902 " in line]
     assert errors == [f"{widths}:1:205: E902 too many nested parentheses"], child.stdout
     assert child.stdout.count(": LA001 ") == 1
+
+
+def test_a_failure_of_the_late_check_is_that_module_s_error(tree, capsys, monkeypatch):
+    """Whatever escapes CPython's check of a lazily needed module is one E902 for it."""
+    widths = lazy_tree(tree, b"WIDTH = 8\n")
+    real = auditor.parse.file_facts
+
+    def file_facts(data):
+        if data == b"WIDTH = 8\n":
+            raise MemoryError()
+        return real(data)
+
+    monkeypatch.setattr(auditor.parse, "file_facts", file_facts)
+    code, out, err = run(capsys, "tree")
+    assert code == 1 and "Traceback" not in out + err
+    errors = [line for line in out.splitlines() if ": E902 " in line]
+    assert errors == [f"{widths}:1:1: E902 cannot parse file: MemoryError:"], errors
+    assert out.count(": LA001 ") == 1
