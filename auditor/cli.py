@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from auditor import __version__
+from auditor import __version__, baseline
+from auditor.baseline import BaselineError
 from auditor.cache import CACHE_DIR_NAME
 from auditor.checks import CHECKS
 from auditor.settings import ConfigError, find_config, load_settings
@@ -119,6 +120,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--exit-zero", action="store_true", help="exit 0 even when there are findings"
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="report only findings not in this baseline (and its stale entries)",
+    )
+    parser.add_argument(
+        "--write-baseline",
+        type=Path,
+        metavar="FILE",
+        help="write the current findings to FILE as a baseline and exit 0",
+    )
     parser.add_argument("--explain", metavar="CODE", help="explain a check and exit")
     parser.add_argument(
         "--no-cache",
@@ -198,6 +211,33 @@ def show_pools(result, out: TextIO) -> None:
                         else f"unresolved: {figure.unknown.reason}"
                     )
                     out.write(f"  [{label}] {role} {name}: {size}\n")
+
+
+def write_baseline(path: Path, result) -> int:
+    """`--write-baseline FILE`: every current finding becomes a known one."""
+    try:
+        baseline.write(path, result.findings)
+    except BaselineError as error:
+        sys.stderr.write(f"layout-audit: error: {error}\n")
+        return EXIT_ERROR
+    count = len(result.findings)
+    sys.stderr.write(f"layout-audit: wrote {count} finding{'s' if count != 1 else ''} to {path}\n")
+    return EXIT_CLEAN
+
+
+def apply_baseline(path: Path, result, err: TextIO) -> None:
+    """Drop the findings the baseline knows; say how many, and which entries are stale."""
+    known = baseline.load(path)
+    result.findings, matched, stale = known.split(result.findings)
+    err.write(
+        f"layout-audit: baseline {path}: {matched} known finding{'s' if matched != 1 else ''} not shown\n"
+    )
+    if stale:
+        err.write(
+            f"layout-audit: warning: baseline {path}: {len(stale)} stale "
+            f"entr{'ies' if len(stale) != 1 else 'y'} (no longer found; rewrite it with "
+            f"--write-baseline): {'; '.join(baseline.describe(e) for e in stale)}\n"
+        )
 
 
 def _exists(name: str) -> bool:
@@ -322,6 +362,15 @@ def run(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     finally:
         gc.enable()
+    if args.write_baseline is not None:
+        return write_baseline(args.write_baseline, result)
+    baseline_file = args.baseline or (Path(settings.baseline) if settings.baseline else None)
+    if baseline_file is not None:
+        try:
+            apply_baseline(baseline_file, result, sys.stderr)
+        except BaselineError as error:
+            sys.stderr.write(f"layout-audit: error: {error}\n")
+            return EXIT_ERROR
     try:
         failed = _render(result, settings, args, output_format)
     except BrokenPipeError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import warnings
 from typing import Any
 
@@ -25,6 +26,27 @@ def dtype_by_name(name: str) -> Any | None:
     short = name.removeprefix("torch.")
     value = getattr(torch_module(), short, None)
     return value if is_dtype(value) else None
+
+
+# Names torch gives dtypes (`float8_e4m3fn`, `float4_e2m1fn_x2`, `uint4`, `bits8`, `qint8`...):
+# `torch.<such a name>` that the installed torch lacks is a dtype of a newer torch, not an
+# unknown library attribute, and is reported as such.
+_DTYPE_SHAPED = re.compile(r"(?:b?float|u?int|complex|bits|qu?int)\d+\w*")
+
+
+def looks_like_dtype_name(name: str) -> bool:
+    return _DTYPE_SHAPED.fullmatch(name.removeprefix("torch.")) is not None
+
+
+def torch_version() -> str:
+    """The installed torch's version, as in messages: `2.13.0+cpu`."""
+    return str(getattr(torch_module(), "__version__", "?"))
+
+
+def missing_dtype_reason(name: str) -> str:
+    """Why `torch.<name>` has no size here: the installed torch predates that dtype."""
+    short = name.removeprefix("torch.")
+    return f"torch.{short}: no such dtype in the installed torch {torch_version()} (a newer torch has it)"
 
 
 def dtype_name(dtype: Any) -> str:

@@ -73,6 +73,7 @@ class Settings:
     pairs: dict[str, list[str]] = field(default_factory=dict)  # host class = [device classes]
     output_format: str = "text"
     config_file: str | None = None
+    baseline: str | None = None  # a baseline file (baseline.py), relative to the config's folder
 
 
 @dataclass(frozen=True)
@@ -84,11 +85,14 @@ class DtypeName:
     where: str  # "file: key", for the error if torch disagrees
 
     def resolve(self) -> Any:
-        from auditor.dtypes import dtype_by_name
+        from auditor.dtypes import dtype_by_name, torch_version
 
         dtype = dtype_by_name(self.name)
         if dtype is None:
-            raise ConfigError(f"{self.where}: unknown torch dtype {self.name!r}")
+            raise ConfigError(
+                f"{self.where}: unknown torch dtype {self.name!r} "
+                f"(the installed torch is {torch_version()})"
+            )
         return dtype
 
 
@@ -380,6 +384,10 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
                 f"{source}: output-format: expected one of {', '.join(OUTPUT_FORMATS)}, got {output_format!r}"
             )
         settings.output_format = output_format
+    if "baseline" in project:
+        baseline = _expect(project.pop("baseline"), str, f"{source}: baseline", "a file name")
+        base = config_path.parent if config_path is not None else Path(".")
+        settings.baseline = str(base / baseline)
     apply_pack(settings, project, f"{source}: [tool.layout-audit]")
     if not settings.token_params or not settings.layer_params:
         raise ConfigError(

@@ -101,6 +101,8 @@ def _engine_repo(
         "    hooks:\n"
         "    -   id: layout-audit\n"
         "        verbose: true\n"  # show the auditor's output when it passes too
+        # as the README says: the CPU build; the project's torch range alone pulls CUDA
+        "        additional_dependencies: [torch==2.13.0]\n"
     )
     _git_repo(path, env)
     _git(path, env, "add", "-A")
@@ -180,6 +182,13 @@ def test_try_repo_fails_with_la001_when_only_the_host_file_is_staged(
     repo = tmp_path / "engine"
     _engine_repo("incident_buggy", repo, hooks_repo, env)
     hooks_path, rev = hooks_repo
+    # try-repo takes no additional_dependencies: a constraints file keeps torch to the CPU build
+    # (as the README says; pip reads PIP_CONSTRAINT, and the machine's own file is kept)
+    constraints = tmp_path / "constraints.txt"
+    constraints.write_text("torch==2.13.0\n")
+    machine = [env["PIP_CONSTRAINT"]] if env.get("PIP_CONSTRAINT") else []
+    machine += [str(p) for p in [Path("/etc/xdg/pip/constraints.txt")] if p.is_file()]
+    env = dict(env, PIP_CONSTRAINT=" ".join([*machine, str(constraints)]))
     done = _run(
         [
             sys.executable,

@@ -571,13 +571,15 @@ def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
 DTYPE_ATTRIBUTES = frozenset({"itemsize", "is_floating_point", "is_complex", "is_signed"})
 
 
-def external_attribute(base: str, name: str):
+def external_attribute(base: str, name: str, location: Location | None = None):
     """`torch.bfloat16` -> the real dtype; anything else stays a named external reference."""
     full = f"{base}.{name}"
     if base == "torch":
         dtype = dtypes.dtype_by_name(name)
         if dtype is not None:
             return dtype
+        if dtypes.looks_like_dtype_name(name):  # a dtype of a newer torch than the one here
+            return Unknown(dtypes.missing_dtype_reason(name), location)
     return ExternalRef(full)
 
 

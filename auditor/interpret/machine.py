@@ -134,7 +134,7 @@ class Interpreter(Namespaces, Statements, Operators):
         if isinstance(obj, ModuleRef):
             return self.module_member(obj.module, name, location, set())
         if isinstance(obj, ExternalRef):
-            return library.external_attribute(obj.name, name)
+            return library.external_attribute(obj.name, name, location)
         if isinstance(obj, RuntimeObject):
             return environment.runtime_attribute(self.point, obj, name, location)
         return library.value_attribute(obj, name, location)

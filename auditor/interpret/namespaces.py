@@ -202,7 +202,7 @@ class Namespaces:
             submodule = self.index.find_module(f"{lazy.source}.{lazy.attr}", lazy.near)
             if submodule is not None:
                 return ModuleRef(submodule)
-            return library.external_attribute(lazy.source, lazy.attr)
+            return library.external_attribute(lazy.source, lazy.attr, location)
         found = self.module_attribute(module, lazy.attr, location)
         return found
 
