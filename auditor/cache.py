@@ -135,6 +135,7 @@ class Cache:
         self.hits = 0
         self.misses = 0
         self.write_failures = 0
+        self.write_error = ""  # why the first failed write failed (the CLI's notice says it)
 
     @property
     def enabled(self) -> bool:
@@ -190,8 +191,10 @@ class Cache:
                 with _quiet():
                     os.unlink(temporary)
                 raise
-        except (OSError, ValueError, TypeError):
+        except (OSError, ValueError, TypeError) as error:
             self.write_failures += 1
+            if not self.write_error:
+                self.write_error = getattr(error, "strerror", None) or str(error)
 
     def _prepare(self) -> None:
         assert self.directory is not None

@@ -7,7 +7,7 @@ import gc
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from auditor import __version__, baseline
 from auditor.baseline import BaselineError
@@ -64,8 +64,16 @@ def _checks_help() -> str:
     return "checks (--explain CODE for details):\n" + "\n".join(lines) + "\n\n"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error as one line (the README's promise), not the whole usage."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"layout-audit: error: {message} (see layout-audit --help)\n")
+        sys.exit(EXIT_ERROR)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="layout-audit",
         description=DESCRIPTION,
         epilog=_checks_help() + EPILOG,
@@ -213,6 +221,34 @@ def show_pools(result, out: TextIO) -> None:
                     out.write(f"  [{label}] {role} {name}: {size}\n")
 
 
+def _after_audit(result, settings, cache, paths: list[Path]) -> list[str]:
+    """Warnings and notices the run itself gives: nothing found to audit, settings that
+    changed nothing, a cache that could not be written."""
+    from auditor.matrix import flag_dimension, switch_dimension
+    from auditor.settings import unread_settings
+
+    lines = []
+    if result.files_found == 0 and not result.errors:  # as ruff: a warning, not a failure
+        shown = " ".join(str(p) for p in paths)
+        lines.append(f"warning: no Python files found under {shown}")
+    if result.evaluations and settings.project_dimensions:
+        read: set[str] = set()
+        known = set(settings.__dict__["matrix"])  # (without resolving its dtypes)
+        known |= {flag_dimension(n) for n in settings.flags}
+        known |= {switch_dimension(n) for n in settings.switches}
+        for evaluation in result.evaluations:
+            read |= evaluation.reads
+            for point in evaluation.points[:1]:
+                known |= set(point.values)
+        lines += [f"warning: {w}" for w in unread_settings(settings, read, known)]
+    if cache.write_failures:
+        lines.append(
+            f"notice: cannot write the cache at {cache.directory}: {cache.write_error} "
+            "(every run starts cold; --no-cache skips the cache)"
+        )
+    return lines
+
+
 def write_baseline(path: Path, result) -> int:
     """`--write-baseline FILE`: every current finding becomes a known one."""
     try:
@@ -334,6 +370,8 @@ def run(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         sys.stderr.write(f"layout-audit: error: {error}\n")
         return EXIT_ERROR
+    for warning in settings.warnings:
+        sys.stderr.write(f"layout-audit: warning: {warning}\n")
     select, ignore = _codes(args.select, parser), _codes(args.ignore, parser)
     if select is not None:
         settings.select = select
@@ -362,6 +400,8 @@ def run(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     finally:
         gc.enable()
+    for line in _after_audit(result, settings, cache, paths):
+        sys.stderr.write(f"layout-audit: {line}\n")
     if args.write_baseline is not None:
         return write_baseline(args.write_baseline, result)
     baseline_file = args.baseline or (Path(settings.baseline) if settings.baseline else None)

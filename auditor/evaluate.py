@@ -46,6 +46,9 @@ class Evaluation:
     varied: list[str]
     truncated: bool
     site: ConstructionSite | None = None  # where the host is built; None: from the config
+    # every config dimension the code read at some point (varied or not): a configured
+    # dimension no evaluation reads is a setting that changes nothing (warned about)
+    reads: frozenset[str] = frozenset()
 
     @property
     def feasible(self) -> list[PointResult]:
@@ -204,10 +207,12 @@ class PoolEvaluator:
             device_dims = dimensions([device_cls], self.settings)
             dims = {n: d for n, d in dims.items() if n in device_dims or n in taken}
         results: list[PointResult] = []
+        read: set[str] = set()
 
         def run(values: dict[str, Any]) -> set[str]:
             result, reads = self.run_point(device_cls, host_cls, values, site)
             results.append(result)
+            read.update(reads)
             return reads
 
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
@@ -220,7 +225,9 @@ class PoolEvaluator:
             return [dims[name].values.index(value) for name, value in zip(varied, key)]
 
         ordered = [by_key[key] for key in sorted(by_key, key=order)]
-        return Evaluation(device_cls, host_cls, ordered, varied, truncated, site)
+        return Evaluation(
+            device_cls, host_cls, ordered, varied, truncated, site, frozenset(read & set(dims))
+        )
 
 
 OUTSIDE = "(outside the audited tree)"  # how the interpreter words a call it cannot follow

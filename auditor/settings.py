@@ -6,6 +6,7 @@ was expected, which the CLI prints as one line and exits 2.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib.util
 import os
@@ -33,6 +34,26 @@ def _rules_dir() -> Path:
 RULES_DIR = _rules_dir()
 DEFAULT_PACKS = ("sglang",)
 OUTPUT_FORMATS = ("text", "json", "github", "sarif", "html")
+TABLE = "layout-audit"  # [tool.layout-audit]
+# Spellings of the table that are not read, each a warning naming the right one.
+MISSPELT_TABLES = ("layout_audit", "layoutaudit", "layout-auditor", "layout_auditor")
+
+# The schema: every key a rule pack may hold, and every key [tool.layout-audit] adds to those.
+# The unknown-key errors list these, so they cannot leave one out.
+PACK_KEYS = ("pack", "parameters", "dtypes", "matrix", "buffer-map", "flags", "switches", "runtime")
+PROJECT_KEYS = (
+    "rule-packs",
+    "select",
+    "ignore",
+    "include",
+    "exclude",
+    "extend-exclude",
+    "respect-gitignore",
+    "pairs",
+    "output-format",
+    "baseline",
+    *PACK_KEYS,
+)
 
 
 def known_codes() -> list[str]:
@@ -74,6 +95,11 @@ class Settings:
     output_format: str = "text"
     config_file: str | None = None
     baseline: str | None = None  # a baseline file (baseline.py), relative to the config's folder
+    # config dimensions the project's own table sets: {dimension: "file: matrix.key"}, so a key
+    # no audited code reads can be named in a warning (a rule pack's keys are not: packs cover
+    # many versions of an engine)
+    project_dimensions: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # printed as one line each
 
 
 @dataclass(frozen=True)
@@ -254,12 +280,20 @@ def _flatten(table: dict, prefix: str = "") -> dict:
     return flat
 
 
-def apply_pack(settings: Settings, data: dict, source: str) -> None:
+def unknown_key(source: str, key: str, known: tuple[str, ...]) -> ConfigError:
+    """The error for a key outside the schema: the nearest known key, then all of them."""
+    near = difflib.get_close_matches(key, known, n=1)
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    return ConfigError(f"{source}: unknown key {key!r} ({hint}expected one of {', '.join(known)})")
+
+
+def apply_pack(
+    settings: Settings, data: dict, source: str, known: tuple[str, ...] = PACK_KEYS
+) -> None:
     """Merge one rule pack (or the project's table of the same shape) into `settings`."""
-    known = {"pack", "parameters", "dtypes", "matrix", "buffer-map", "flags", "switches", "runtime"}
     for key in data:
         if key not in known:
-            raise ConfigError(f"{source}: unknown key {key!r} (expected one of {sorted(known)})")
+            raise unknown_key(source, key, known)
     parameters = data.get("parameters", {})
     _expect(parameters, dict, f"{source}: parameters", "a table")
     for key, value in parameters.items():
@@ -338,9 +372,14 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
         data = _read_toml(config_path)
         tool = _expect(data.get("tool", {}), dict, f"{config_path}: tool", "a table")
         if config_path.name == "pyproject.toml":
-            project = tool.get("layout-audit", {})
+            project = tool.get(TABLE, {})
         else:
-            project = tool.get("layout-audit", data)
+            project = tool.get(TABLE, data)
+        for misspelt in MISSPELT_TABLES:
+            if misspelt in tool:
+                settings.warnings.append(
+                    f"{config_path}: [tool.{misspelt}] is not read; the table is [tool.{TABLE}]"
+                )
         settings.config_file = str(config_path)
     source = str(config_path) if config_path else "<defaults>"
     _expect(project, dict, f"{source}: [tool.layout-audit]", "a table")
@@ -388,12 +427,46 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
         baseline = _expect(project.pop("baseline"), str, f"{source}: baseline", "a file name")
         base = config_path.parent if config_path is not None else Path(".")
         settings.baseline = str(base / baseline)
-    apply_pack(settings, project, f"{source}: [tool.layout-audit]")
+    apply_pack(settings, project, f"{source}: [tool.layout-audit]", PROJECT_KEYS)
+    _note_project_dimensions(settings, project, source)
     if not settings.token_params or not settings.layer_params:
         raise ConfigError(
             f"{source}: no token/layer parameter names (parameters.tokens / parameters.layers)"
         )
     return settings
+
+
+def _note_project_dimensions(settings: Settings, project: dict, source: str) -> None:
+    from auditor.matrix import flag_dimension, runtime_dimension, switch_dimension
+
+    found = settings.project_dimensions
+    for name in project.get("matrix", {}):
+        found[name] = f"{source}: matrix.{name}"
+    for name in project.get("flags", {}):
+        found[flag_dimension(name)] = f"{source}: flags.{name}"
+    for name in project.get("switches", {}):
+        found[switch_dimension(name)] = f"{source}: switches.{name}"
+    for getter, table in project.get("runtime", {}).items():
+        for attribute in _flatten(table):
+            found[runtime_dimension(getter, attribute)] = f"{source}: runtime.{getter}.{attribute}"
+
+
+def unread_settings(settings: Settings, read: set[str], known: set[str]) -> list[str]:
+    """A warning for each dimension the project's table sets that no audited code read, with
+    the nearest dimension that exists (`read` and `known`: what the audit read and offered)."""
+    warnings = []
+    for dimension, where in settings.project_dimensions.items():
+        if dimension in read:
+            continue
+        near = difflib.get_close_matches(dimension, sorted((read | known) - {dimension}), n=1)
+        hint = f" (did you mean {_setting_name(near[0])}?)" if near else ""
+        warnings.append(f"{where}: no audited code reads it{hint}")
+    return warnings
+
+
+def _setting_name(dimension: str) -> str:
+    """`is_hip()` -> is_hip, `$SGLANG_X` -> SGLANG_X: a dimension as the config spells it."""
+    return dimension.removeprefix("$").removesuffix("()")
 
 
 def find_config(paths: list[Path]) -> Path | None:
@@ -410,6 +483,6 @@ def find_config(paths: list[Path]) -> Path | None:
                 except ConfigError:
                     return candidate  # reported when loaded
                 tool = data.get("tool", {})
-                if isinstance(tool, dict) and "layout-audit" in tool:
-                    return candidate
+                if isinstance(tool, dict) and any(t in tool for t in (TABLE, *MISSPELT_TABLES)):
+                    return candidate  # a misspelt table is warned about when loaded
     return None

@@ -210,3 +210,36 @@ def test_try_repo_fails_with_la001_when_only_the_host_file_is_staged(
     assert done.returncode == 1, output
     assert f"{HOST_FILE}:96:16: LA001 index_k_with_scale_buffer" in output
     assert "132 B/token/layer vs 256 B/token/layer" in output
+
+
+def test_hook_with_a_baseline_passes_known_findings_and_blocks_a_new_one(
+    hooks_repo: tuple[Path, str], env: dict[str, str], tmp_path: Path
+) -> None:
+    """Adoption on a tree with a finding: baseline it, commit through the hook, then break the
+    buffer further: the hook blocks with the new disagreement only."""
+    repo = tmp_path / "engine"
+    _engine_repo("incident_buggy", repo, hooks_repo, env)
+    written = _run(
+        [sys.executable, "-m", "auditor", ".", "--write-baseline", "layout-audit-baseline.json"],
+        repo,
+        env,
+    )
+    assert written.returncode == 0, written.stderr
+    (repo / "pyproject.toml").write_text(
+        '[tool.layout-audit]\nrule-packs = ["sglang"]\nbaseline = "layout-audit-baseline.json"\n'
+    )
+    _git(repo, env, "add", "-A")
+    done = _commit(repo, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 known finding not shown" in done.stdout + done.stderr
+
+    host = repo / HOST_FILE
+    host.write_text(host.read_text().replace("quant_block_size * 4", "quant_block_size * 8"))
+    _git(repo, env, "add", HOST_FILE)
+    done = _commit(repo, env)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0, output
+    assert output.count(" LA001 ") == 1, output
+    assert "136 B/token/layer vs 132 B/token/layer" in output
+    assert "1 stale entry" in output
+    assert _commits(repo, env) == 2
