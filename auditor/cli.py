@@ -13,6 +13,7 @@ from auditor import __version__, baseline
 from auditor.baseline import BaselineError
 from auditor.cache import CACHE_DIR_NAME
 from auditor.checks import CHECKS
+from auditor.progress import ProgressLine
 from auditor.settings import ConfigError, find_config, load_settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -263,6 +264,8 @@ def write_baseline(path: Path, result) -> int:
 
 def apply_baseline(path: Path, result, err: TextIO) -> None:
     """Drop the findings the baseline knows; say how many, and which entries are stale."""
+    if path.is_absolute() and path.is_relative_to(Path.cwd()):  # shown as ruff shows paths
+        path = path.relative_to(Path.cwd())
     known = baseline.load(path)
     result.findings, matched, stale = known.split(result.findings)
     err.write(
@@ -302,9 +305,15 @@ def entry() -> None:
     os._exit(code)
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command ended by Ctrl-C
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         return run(argv)
+    except KeyboardInterrupt:  # Ctrl-C: one line; cache writes are atomic, so it stays whole
+        sys.stderr.write("layout-audit: interrupted\n")
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # `layout-audit ... | head`: stop quietly, as other CLI tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -390,8 +399,13 @@ def run(argv: list[str] | None = None) -> int:
 
     cache = Cache(None if args.no_cache else cache_root(settings.config_file))
     gc.disable()  # the audit allocates millions of short-lived acyclic nodes
+    progress = ProgressLine(sys.stderr).start()
+    interrupted = False
     try:
         result = audit(paths, settings, cache=cache, jobs=args.jobs or default_jobs())
+    except KeyboardInterrupt:
+        interrupted = True  # gc stays off: collecting the run's objects would delay the exit
+        raise
     except ConfigError as error:  # a dtype name checked only when a pool first needs it
         sys.stderr.write(f"layout-audit: error: {error}\n")
         return EXIT_ERROR
@@ -399,7 +413,9 @@ def run(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"layout-audit: internal error: {type(error).__name__}: {error}\n")
         return EXIT_ERROR
     finally:
-        gc.enable()
+        progress.stop()
+        if not interrupted:
+            gc.enable()
     for line in _after_audit(result, settings, cache, paths):
         sys.stderr.write(f"layout-audit: {line}\n")
     if args.write_baseline is not None:

@@ -43,6 +43,7 @@ from auditor.parse import (
 )
 from auditor.prefilter import BaseNames, derive_by_name, pool_like_names
 from auditor.prefilter import may_define_pools as may_matter
+from auditor.progress import COUNTERS
 from auditor.settings import Settings
 from auditor.sites import ConstructionSite
 from auditor.suppressions import SuppressionIndex, scan
@@ -241,7 +242,10 @@ def audit(
         if stored is not None:
             stored.seconds = time.perf_counter() - started
             return stored
-    files = [_read(source) for source in sources]
+    files = []
+    for source in sources:
+        files.append(_read(source))
+        COUNTERS.files += 1
     digests = [
         content_hash(data) if not isinstance(data, FileError) else None for _, _, data in files
     ]
@@ -282,6 +286,7 @@ def audit(
     index = _RecordingIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
     pools = catalog(index, settings, parsed)
     result.catalog = pools
+    COUNTERS.pools, COUNTERS.pairs = len(pools.devices) + len(pools.hosts), len(pools.pairs)
     evaluations_key = key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources])
     evaluations = _CachedEvaluations(
         index,

@@ -16,6 +16,7 @@ from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unk
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.matrix import dimensions, explore, parameter_names
 from auditor.measure import BufferFigure, looks_like_buffer, measure
+from auditor.progress import COUNTERS
 from auditor.scope import code_of
 from auditor.settings import Settings
 from auditor.sites import ConstructionSite
@@ -213,6 +214,7 @@ class PoolEvaluator:
             result, reads = self.run_point(device_cls, host_cls, values, site)
             results.append(result)
             read.update(reads)
+            COUNTERS.points += 1
             return reads
 
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)

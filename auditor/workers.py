@@ -7,8 +7,10 @@ not depend on the number of workers. Workers get bytes and return JSON-able fact
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -50,7 +52,32 @@ def check_all(datas: list[bytes], jobs: int) -> list[dict[str, Any]]:
     except ValueError:  # a platform without it
         return [safe_facts(data) for data in datas]
     try:
-        with ProcessPoolExecutor(max_workers=min(jobs, 61), mp_context=context) as pool:
-            return list(pool.map(safe_facts, datas, chunksize=CHUNK_FILES))
+        pool = ProcessPoolExecutor(
+            max_workers=min(jobs, 61), mp_context=context, initializer=_leave_interrupts
+        )
+        try:
+            results = list(pool.map(safe_facts, datas, chunksize=CHUNK_FILES))
+        except KeyboardInterrupt:  # Ctrl-C: end the workers now, not after their chunks
+            _end_now(pool)
+            raise
+        except BaseException:
+            pool.shutdown()
+            raise
+        pool.shutdown()
+        return results
     except (OSError, BrokenProcessPool, RuntimeError):  # no processes to be had: do it here
         return [safe_facts(data) for data in datas]
+
+
+def _leave_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (a worker's traceback for each would
+    fill the terminal); the parent ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _end_now(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.kill()

@@ -239,7 +239,7 @@ def test_hook_with_a_baseline_passes_known_findings_and_blocks_a_new_one(
     done = _commit(repo, env)
     output = done.stdout + done.stderr
     assert done.returncode != 0, output
-    assert output.count(" LA001 ") == 1, output
+    assert len(re.findall(r"^\S+:\d+:\d+: LA001 ", output, re.MULTILINE)) == 1, output
     assert "136 B/token/layer vs 132 B/token/layer" in output
     assert "1 stale entry" in output
     assert _commits(repo, env) == 2
