@@ -186,8 +186,18 @@ def _codes(text: str | None, parser: argparse.ArgumentParser) -> list[str] | Non
 
 def explain(code: str, out: TextIO) -> int:
     check = CHECKS.get(code.upper())
+    if code.upper() == "E902":  # not a check (it cannot be selected), but output names it
+        from auditor.report import sarif
+
+        out.write(
+            f"{sarif.FILE_ERROR_CODE} ({sarif.FILE_ERROR_NAME}): {sarif.FILE_ERROR_SUMMARY}\n\n"
+            f"{sarif.FILE_ERROR_EXPLANATION}"
+        )
+        return EXIT_CLEAN
     if check is None:
-        sys.stderr.write(f"layout-audit: unknown code {code!r} (known: {', '.join(CHECKS)})\n")
+        sys.stderr.write(
+            f"layout-audit: unknown code {code!r} (known: {', '.join(CHECKS)}, E902)\n"
+        )
         return EXIT_ERROR
     out.write(f"{check.CODE} ({check.NAME}): {check.SUMMARY}\n\n{check.EXPLANATION}")
     return EXIT_CLEAN

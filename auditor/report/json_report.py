@@ -7,6 +7,7 @@ import json
 from typing import TextIO
 
 from auditor.engine import AuditResult
+from auditor.report.dimensions import model_dimensions
 
 
 def pair_items(result: AuditResult) -> list[dict]:
@@ -49,7 +50,12 @@ def render(result: AuditResult, out: TextIO, show_pairs: bool = False) -> None:
         }
         for error in result.errors
     ]
-    items.extend(finding.as_json() for finding in result.findings)
+    for finding in result.findings:
+        item = finding.as_json()
+        dimensions = model_dimensions(result, finding)
+        if dimensions:  # after the varied config point: the values it was computed with
+            item["model_dimensions"] = dimensions
+        items.append(item)
     if show_pairs:
         items.extend(pair_items(result))
     json.dump(items, out, indent=2)

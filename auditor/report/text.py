@@ -5,24 +5,47 @@ from __future__ import annotations
 from typing import TextIO
 
 from auditor.engine import AuditResult
+from auditor.report.dimensions import describe, model_dimensions
+
+# Pairing evidence past this many characters is cut in text (JSON and --show-pairs have it
+# whole): listing every call site and guard made lines of 700-900 characters.
+PAIRING_WIDTH = 160
+
+
+def shorten(text: str, width: int = PAIRING_WIDTH) -> str:
+    if len(text) <= width:
+        return text
+    return text[: width - 1].rstrip() + "… (whole in --output-format json)"
 
 
 def render(result: AuditResult, out: TextIO, err: TextIO, show_unresolved: bool = False) -> None:
+    hinted: set[str] = set()  # the first finding of each code says where its explanation is
     for error in result.errors:
         out.write(f"{error.path}:{error.line}:{error.column}: E902 {error.message}\n")
+        _hint("E902", hinted, out)
     for finding in result.findings:
         location = finding.location
         out.write(
             f"{location.path}:{location.line}:{location.column}: {finding.code} {finding.message}\n"
         )
+        dimensions = model_dimensions(result, finding)
+        if dimensions:
+            out.write(f"  model dimensions: {describe(dimensions)}\n")
         if finding.device is not None:
             device = finding.device.location
             out.write(f"  device side: {device.path}:{device.line}:{device.column}\n")
         if finding.pairing:
-            out.write(f"  pairing: {finding.pairing}\n")
+            out.write(f"  pairing: {shorten(finding.pairing)}\n")
+        _hint(finding.code, hinted, out)
     if show_unresolved:
         render_unresolved(result, out)
     summary(result, err)
+
+
+def _hint(code: str, hinted: set[str], out: TextIO) -> None:
+    if code not in hinted:
+        hinted.add(code)
+        out.write(f"  help: layout-audit --explain {code}\n")
 
 
 def render_pairs(result: AuditResult, out: TextIO) -> None:
