@@ -555,4 +555,6 @@ def settings_fingerprint(settings: Any) -> Any:
             return {type(value).__name__: plain(vars(value))}
         return repr(value)
 
-    return plain(dict(sorted(vars(settings).items())))
+    # what only the report uses (a baseline file, warnings already printed) keys nothing
+    ignored = {"baseline", "warnings"}
+    return plain(dict(sorted((k, v) for k, v in vars(settings).items() if k not in ignored)))

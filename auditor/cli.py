@@ -281,7 +281,12 @@ def apply_baseline(path: Path, result, err: TextIO) -> None:
     err.write(
         f"layout-audit: baseline {path}: {matched} known finding{'s' if matched != 1 else ''} not shown\n"
     )
-    if stale:
+    if stale and result.errors:  # a file that could not be read hides what it would show
+        err.write(
+            f"layout-audit: baseline {path}: stale entries not checked while "
+            f"{len(result.errors)} file{'s' if len(result.errors) != 1 else ''} could not be read\n"
+        )
+    elif stale:
         err.write(
             f"layout-audit: warning: baseline {path}: {len(stale)} stale "
             f"entr{'ies' if len(stale) != 1 else 'y'} (no longer found; rewrite it with "

@@ -128,3 +128,13 @@ def test_an_unwritable_baseline_is_one_line(tree: Path) -> None:
     assert done.returncode == 2
     assert "cannot write baseline" in done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_stale_entries_are_not_reported_while_a_file_cannot_be_read(tree: Path) -> None:
+    """A syntax error hides the findings of the pools it breaks: their entries are not stale."""
+    _edit_host(tree, "import ", "import (\n")
+    done = _audit(tree, "--baseline", "baseline.json")
+    assert done.returncode == 1
+    assert "E902" in done.stdout
+    assert "stale entr" not in done.stderr.replace("stale entries not checked", "")
+    assert "stale entries not checked while 1 file could not be read" in done.stderr
