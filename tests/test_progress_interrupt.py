@@ -50,19 +50,21 @@ def _command(*args: str) -> list[str]:
     return [sys.executable, "-m", "auditor", ".", *args]
 
 
+def _on_a_terminal(tree: Path, stdout: int, *args: str) -> tuple[int, subprocess.Popen]:
+    """The command with its stderr on a pseudo-terminal: (the terminal's master end, it)."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        _command(*args), cwd=tree, stdout=stdout, stderr=slave, env=dict(os.environ, TERM="xterm")
+    )
+    os.close(slave)
+    return master, process
+
+
 def test_ctrl_c_exits_130_fast_with_one_line_and_the_cache_stays_whole(tmp_path: Path) -> None:
     """SIGINT once the child is evaluating (its progress line, on a pseudo-terminal, counts
     config points), then a rerun with the cache it left gives the answer of no cache."""
     tree = _slow_tree(tmp_path / "engine", 16)
-    master, slave = pty.openpty()
-    process = subprocess.Popen(
-        _command(),
-        cwd=tree,
-        stdout=subprocess.PIPE,
-        stderr=slave,
-        env=dict(os.environ, TERM="xterm"),
-    )
-    os.close(slave)
+    master, process = _on_a_terminal(tree, subprocess.PIPE)
     try:
         seen = b""
         deadline = time.monotonic() + 300
@@ -119,15 +121,7 @@ def _read_pty(master: int, process: subprocess.Popen, timeout: float) -> bytes:
 
 def test_progress_line_on_a_terminal_only(tmp_path: Path) -> None:
     tree = _slow_tree(tmp_path / "engine", 8)
-    master, slave = pty.openpty()
-    process = subprocess.Popen(
-        _command("--no-cache"),
-        cwd=tree,
-        stdout=subprocess.DEVNULL,
-        stderr=slave,
-        env=dict(os.environ, TERM="xterm"),
-    )
-    os.close(slave)
+    master, process = _on_a_terminal(tree, subprocess.DEVNULL, "--no-cache")
     try:
         shown = _read_pty(master, process, timeout=600).decode()
     finally:
