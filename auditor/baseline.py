@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from auditor.findings import Finding
+from auditor.checks.findings import Finding
 
 FORMAT_KEY = "layout-audit-baseline"
 FORMAT = 1

@@ -11,8 +11,8 @@ from typing import NoReturn, TextIO
 
 from auditor import __version__, baseline
 from auditor.baseline import BaselineError
-from auditor.cache import CACHE_DIR_NAME
 from auditor.checks import CHECKS
+from auditor.incremental.cache import CACHE_DIR_NAME
 from auditor.progress import ProgressLine
 from auditor.settings import ConfigError, find_config, load_settings
 
@@ -204,7 +204,7 @@ def explain(code: str, out: TextIO) -> int:
 
 
 def show_pools(result, out: TextIO) -> None:
-    from auditor.matrix import describe_value
+    from auditor.evaluation.matrix import describe_value
 
     for evaluation in result.evaluations:
         title = evaluation.device.name
@@ -235,7 +235,7 @@ def show_pools(result, out: TextIO) -> None:
 def _after_audit(result, settings, cache, paths: list[Path]) -> list[str]:
     """Warnings and notices the run itself gives: nothing found to audit, settings that
     changed nothing, a cache that could not be written."""
-    from auditor.matrix import flag_dimension, switch_dimension
+    from auditor.evaluation.matrix import flag_dimension, switch_dimension
     from auditor.settings import unread_settings
 
     lines = []
@@ -300,7 +300,7 @@ def _exists(name: str) -> bool:
 
 def clean_cache(config: Path | None) -> int:
     """`layout-audit clean` / `--clean-cache`: remove the project's cache folder."""
-    from auditor.cache import cache_root, clean
+    from auditor.incremental.cache import cache_root, clean
 
     directory = cache_root(str(config) if config else None)
     removed = clean(directory)
@@ -408,9 +408,9 @@ def run(argv: list[str] | None = None) -> int:
             f"--output-format {output_format} (use --table-html FILE)\n"
         )
         return EXIT_ERROR
-    from auditor.cache import Cache, cache_root
-    from auditor.engine import audit
-    from auditor.workers import default_jobs
+    from auditor.frontend.workers import default_jobs
+    from auditor.incremental.cache import Cache, cache_root
+    from auditor.pipeline import audit
 
     cache = Cache(None if args.no_cache else cache_root(settings.config_file))
     gc.disable()  # the audit allocates millions of short-lived acyclic nodes

@@ -437,7 +437,7 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
 
 
 def _note_project_dimensions(settings: Settings, project: dict, source: str) -> None:
-    from auditor.matrix import flag_dimension, runtime_dimension, switch_dimension
+    from auditor.evaluation.matrix import flag_dimension, runtime_dimension, switch_dimension
 
     found = settings.project_dimensions
     for name in project.get("matrix", {}):

@@ -19,7 +19,7 @@ from helpers import assert_unknown, evaluate, settings, write_tree
 from packaging.requirements import Requirement
 
 from auditor import dtypes
-from auditor.engine import audit
+from auditor.pipeline import audit
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from auditor.checks.findings import Finding
 from auditor.cli import main
-from auditor.engine import AuditResult
-from auditor.findings import Finding
 from auditor.location import Location
+from auditor.pipeline import AuditResult
 from auditor.report import json_report, text
 
 REPO = Path(__file__).resolve().parent.parent

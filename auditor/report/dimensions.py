@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from auditor.engine import AuditResult
-from auditor.findings import Finding
-from auditor.matrix import json_value
+from auditor.checks.findings import Finding
+from auditor.evaluation.matrix import json_value
+from auditor.pipeline import AuditResult
 
 
 def model_dimensions(result: AuditResult, finding: Finding) -> dict[str, Any]:

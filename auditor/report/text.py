@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from auditor.engine import AuditResult
+from auditor.pipeline import AuditResult
 from auditor.report.dimensions import describe, model_dimensions
 
 # Pairing evidence past this many characters is cut in text (JSON and --show-pairs have it
