@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from auditor.engines import default_packs
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -31,7 +33,6 @@ def _rules_dir() -> Path:
 
 
 RULES_DIR = _rules_dir()
-DEFAULT_PACKS = ("sglang",)
 OUTPUT_FORMATS = ("text", "json", "github", "sarif", "html")
 
 
@@ -58,7 +59,7 @@ class Settings:
     default_dtypes: list[Any] = field(default_factory=list)
     matrix: dict[str, list[Any]] = field(default_factory=dict)
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
-    # platform probes (`is_hip()`) and environment switches (`SGLANG_X`): values to explore
+    # platform probes (`is_hip()`) and environment switches (`ENGINE_X`): values to explore
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
     runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)  # getter: attr: values
@@ -319,7 +320,8 @@ def _string_list_of_ints(value: Any, where: str) -> tuple[int, int]:
 
 
 def pack_path(name: str, base: Path | None) -> Path:
-    """A pack is a bundled name (`sglang`) or a path to a TOML file (relative to the config)."""
+    """A pack is a bundled name (rules/<name>.toml) or a path to a TOML file (relative to the
+    config)."""
     if name.endswith(".toml") or "/" in name:
         path = Path(name)
         return path if path.is_absolute() or base is None else base / path
@@ -341,7 +343,7 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
     source = str(config_path) if config_path else "<defaults>"
     _expect(project, dict, f"{source}: [tool.layout-audit]", "a table")
     project = dict(project)
-    packs = project.pop("rule-packs", list(DEFAULT_PACKS))
+    packs = project.pop("rule-packs", list(default_packs()))
     packs = _string_list(packs, f"{source}: rule-packs")
     if packs_override:
         packs = packs_override
