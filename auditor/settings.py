@@ -36,12 +36,6 @@ RULES_DIR = _rules_dir()
 OUTPUT_FORMATS = ("text", "json", "github", "sarif", "html")
 
 
-def known_codes() -> list[str]:
-    from auditor.checks import CHECKS  # imported late: checks depend on settings
-
-    return list(CHECKS)
-
-
 class ConfigError(Exception):
     """A configuration or rule-pack problem; its message names the file and the key."""
 
@@ -65,8 +59,9 @@ class Settings:
     runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)  # getter: attr: values
     token_counts: tuple[int, int] = (8192, 16384)
     layer_counts: tuple[int, int] = (2, 3)
-    select: list[str] = field(default_factory=lambda: known_codes())
+    select: list[str] | None = None  # None: every check (checks.selected)
     ignore: list[str] = field(default_factory=list)
+    codes_from: str = "<defaults>"  # where select / ignore were written, for errors
     include: list[str] = field(default_factory=lambda: ["*.py"])
     exclude: list[str] | None = None  # None: the default skipped folders (discover.SKIPPED_DIRS)
     extend_exclude: list[str] = field(default_factory=list)
@@ -356,12 +351,8 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
     for key in ("select", "ignore", "include", "exclude", "extend-exclude"):
         if key in project:
             values = _string_list(project.pop(key), f"{source}: {key}")
-            if key in ("select", "ignore"):
-                for code in values:
-                    if code not in known_codes():
-                        raise ConfigError(
-                            f"{source}: {key}: unknown code {code!r} (known: {', '.join(known_codes())})"
-                        )
+            if key in ("select", "ignore"):  # codes are checked against the checks' own
+                settings.codes_from = source
             setattr(settings, key.replace("-", "_"), values)
     if "respect-gitignore" in project:
         settings.respect_gitignore = _expect(

@@ -6,6 +6,7 @@ import weakref
 
 import libcst as cst
 
+from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
@@ -180,3 +181,26 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
             )
         )
     return findings
+
+
+class UnmirroredDeviceBuffer(Check):
+    code, name, summary, explanation = CODE, NAME, SUMMARY, EXPLANATION
+    scope = Scope.DEVICES
+
+    valid = (
+        {
+            "dev.py": EXAMPLE_DEVICE
+            + "        self.k_scale_buffer = [torch.zeros((size, 4), dtype=torch.float32) for _ in range(layer_num)]\n",
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=device_pool.dtype) for _ in range(layer_num)]\n        self.k_scale_buffer = [torch.zeros((size, 4), dtype=torch.float32) for _ in range(layer_num)]\n",
+        },
+    )
+    invalid = (
+        {
+            "dev.py": EXAMPLE_DEVICE
+            + "        self.k_scale_buffer = [torch.zeros((size, 4), dtype=torch.float32) for _ in range(layer_num)]\n",
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=device_pool.dtype) for _ in range(layer_num)]\n",
+        },
+    )
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        return check_device(context.evaluations, context.settings)
