@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -18,8 +18,10 @@ from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
-from auditor.pairing.sites import ConstructionSite
 from auditor.settings import Settings
+
+if TYPE_CHECKING:  # a site is pairing's; evaluating reads its fields
+    from auditor.pairing.sites import ConstructionSite
 
 DEVICE_NAME = "__layout_audit_device_pool__"  # the device pool, inside a site's argument
 
