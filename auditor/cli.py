@@ -233,8 +233,7 @@ def show_pools(result, out: TextIO) -> None:
 def _after_audit(result, settings, cache, paths: list[Path]) -> list[str]:
     """Warnings and notices the run itself gives: nothing found to audit, settings that
     changed nothing, a cache that could not be written."""
-    from auditor.evaluation.matrix import flag_dimension, switch_dimension
-    from auditor.settings import unread_settings
+    from auditor.evaluation.matrix import flag_dimension, switch_dimension, unread_settings
 
     lines = []
     if result.files_found == 0 and not result.errors:  # as ruff: a warning, not a failure

@@ -94,7 +94,7 @@ class Settings:
     # config dimensions the project's own table sets: {dimension: "file: matrix.key"}, so a key
     # no audited code reads can be named in a warning (a rule pack's keys are not: packs cover
     # many versions of an engine)
-    project_dimensions: dict[str, str] = field(default_factory=dict)
+    project_dimensions: dict[tuple[str, str], str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # printed as one line each
 
 
@@ -430,36 +430,14 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
 
 
 def _note_project_dimensions(settings: Settings, project: dict, source: str) -> None:
-    from auditor.evaluation.matrix import flag_dimension, runtime_dimension, switch_dimension
-
+    """Where the project's own table sets each config value: (kind, name) -> "file: key"."""
     found = settings.project_dimensions
-    for name in project.get("matrix", {}):
-        found[name] = f"{source}: matrix.{name}"
-    for name in project.get("flags", {}):
-        found[flag_dimension(name)] = f"{source}: flags.{name}"
-    for name in project.get("switches", {}):
-        found[switch_dimension(name)] = f"{source}: switches.{name}"
+    for kind in ("matrix", "flags", "switches"):
+        for name in project.get(kind, {}):
+            found[(kind, name)] = f"{source}: {kind}.{name}"
     for getter, table in project.get("runtime", {}).items():
         for attribute in _flatten(table):
-            found[runtime_dimension(getter, attribute)] = f"{source}: runtime.{getter}.{attribute}"
-
-
-def unread_settings(settings: Settings, read: set[str], known: set[str]) -> list[str]:
-    """A warning for each dimension the project's table sets that no audited code read, with
-    the nearest dimension that exists (`read` and `known`: what the audit read and offered)."""
-    warnings = []
-    for dimension, where in settings.project_dimensions.items():
-        if dimension in read:
-            continue
-        near = difflib.get_close_matches(dimension, sorted((read | known) - {dimension}), n=1)
-        hint = f" (did you mean {_setting_name(near[0])}?)" if near else ""
-        warnings.append(f"{where}: no audited code reads it{hint}")
-    return warnings
-
-
-def _setting_name(dimension: str) -> str:
-    """`is_hip()` -> is_hip, `$SGLANG_X` -> SGLANG_X: a dimension as the config spells it."""
-    return dimension.removeprefix("$").removesuffix("()")
+            found[("runtime", f"{getter}.{attribute}")] = f"{source}: runtime.{getter}.{attribute}"
 
 
 def find_config(paths: list[Path]) -> Path | None:

@@ -6,6 +6,7 @@ branches are reached, up to `Limits.max_config_points`.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -128,3 +129,31 @@ def explore(
                 break
         if not grew:
             return list(evaluated.values()), varied, False
+
+
+def setting_dimension(kind: str, name: str) -> str:
+    """The dimension a config table's key makes: matrix `page_size`, flags `is_hip()`..."""
+    if kind == "flags":
+        return flag_dimension(name)
+    if kind == "switches":
+        return switch_dimension(name)
+    if kind == "runtime":
+        getter, attribute = name.split(".", 1)
+        return runtime_dimension(getter, attribute)
+    return name
+
+
+def unread_settings(settings: Settings, read: set[str], known: set[str]) -> list[str]:
+    """A warning for each value the project's own table sets that no audited code read, with
+    the nearest dimension that exists (`read` and `known`: what the audit read and offered).
+    A rule pack's keys are not warned about: packs cover many versions of an engine."""
+    warnings = []
+    for (kind, name), where in settings.project_dimensions.items():
+        dimension = setting_dimension(kind, name)
+        if dimension in read:
+            continue
+        near = difflib.get_close_matches(dimension, sorted((read | known) - {dimension}), n=1)
+        spelt = near[0].removeprefix("$").removesuffix("()") if near else ""
+        hint = f" (did you mean {spelt}?)" if near else ""
+        warnings.append(f"{where}: no audited code reads it{hint}")
+    return warnings
