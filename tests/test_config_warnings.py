@@ -10,6 +10,7 @@ import pytest
 from helpers import write_tree
 
 from auditor.cli import main
+from auditor.incremental.cache import CACHE_ROOT_ENV
 from auditor.settings import PROJECT_KEYS
 
 DEVICE = """
@@ -129,8 +130,9 @@ def test_no_python_files_is_a_warning_and_exit_0_as_ruff(
 
 
 def test_an_unwritable_cache_is_one_notice_line(
-    tree: Path, capsys: pytest.CaptureFixture[str]
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(CACHE_ROOT_ENV, str(tree))  # the cache folder in the tree, as by default
     (tree / ".layout_audit_cache").write_text("a file where the cache folder would go\n")
     code, _, err = _run(capsys, "--isolated", ".")
     assert code == 0

@@ -54,7 +54,11 @@ def _on_a_terminal(tree: Path, stdout: int, *args: str) -> tuple[int, subprocess
     """The command with its stderr on a pseudo-terminal: (the terminal's master end, it)."""
     master, slave = pty.openpty()
     process = subprocess.Popen(
-        _command(*args), cwd=tree, stdout=stdout, stderr=slave, env=dict(os.environ, TERM="xterm")
+        _command(*args),
+        cwd=tree,
+        stdout=stdout,
+        stderr=slave,
+        env=dict(os.environ, TERM="xterm", LAYOUT_AUDIT_CACHE_ROOT=str(tree)),
     )
     os.close(slave)
     return master, process
@@ -92,7 +96,10 @@ def test_ctrl_c_exits_130_fast_with_one_line_and_the_cache_stays_whole(tmp_path:
     # what the interrupted run left in the cache gives the same answer as no cache at all
     small = tree / "pyproject.toml"
     small.write_text(small.read_text().replace(", 9, 10, 11, 12, 13, 14, 15, 16", ""))
-    cached = subprocess.run(_command(), cwd=tree, capture_output=True, text=True, timeout=600)
+    in_tree = dict(os.environ, LAYOUT_AUDIT_CACHE_ROOT=str(tree))  # the cache it left
+    cached = subprocess.run(
+        _command(), cwd=tree, env=in_tree, capture_output=True, text=True, timeout=600
+    )
     fresh = subprocess.run(
         _command("--no-cache"), cwd=tree, capture_output=True, text=True, timeout=600
     )
