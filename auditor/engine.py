@@ -41,7 +41,7 @@ from auditor.parse import (
     outline_from_json,
     read_source,
 )
-from auditor.prefilter import BaseNames, derive_by_name, pool_like_names
+from auditor.prefilter import BaseNames, derive_by_name, may_be_pool, pool_like_names
 from auditor.prefilter import may_define_pools as may_matter
 from auditor.settings import Settings
 from auditor.sites import ConstructionSite
@@ -178,7 +178,7 @@ def may_define_pools(parsed: list[ParsedModule], settings: Settings) -> set[int]
             kept.add(id(module))
         aliases.extend(shape.aliases)
         for cls in shape.classes:
-            if cls.init_params & words:
+            if may_be_pool(cls, words):
                 kept.add(id(module))
                 names.add(cls.name)
             else:
@@ -285,7 +285,7 @@ def audit(
     evaluations_key = key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources])
     evaluations = _CachedEvaluations(
         index,
-        PoolEvaluator(index, settings, limits),
+        PoolEvaluator(index, settings, limits, pools.roles),
         cache,
         evaluations_key,
         parsed,
@@ -298,7 +298,7 @@ def audit(
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
     evaluated = evaluate_pairs(pools, evaluations)
-    declared_evaluator = DeclaredHostEvaluator(index, settings, limits)
+    declared_evaluator = DeclaredHostEvaluator(index, settings, limits, pools.roles)
     declared_pairs, declared_unknowns = declared_evaluator.declared_pairs(pools.devices)
     for unknown in declared_unknowns:
         unresolved[("declared", unknown.reason)] = Unresolved("declared host layout", unknown)
@@ -660,6 +660,7 @@ class _CachedEvaluations:
                 for cls in roles.values()
             ],
             _site_key(site),
+            self.evaluator.roles.key(device, host, site.host if site is not None else None),
         )
         stored = self._load(self.cache.get("evaluations", key), roles, site)
         if stored is not None:

@@ -5,10 +5,13 @@ costs about a millisecond per file; over a 4,700-file engine that is most of a c
 class has an `__init__` taking a layer-count, device-pool or buffer-info parameter (pairing.py),
 or derives from such a class; a file can hold one only if its bytes say so:
 
-1. an `__init__` parameter list in it holds one of those names, or it holds a suppression
-   comment; or
+1. an `__init__` parameter list in it holds one of those names, or it has an `__init__` and
+   allocates torch tensors per layer (a pool recognised by what it allocates, behaviour.py:
+   `[torch.zeros(...) for _ in range(n)]`, `.append(torch.zeros(...))`, a first dimension
+   naming layers), or it holds a suppression comment; or
 2. one of its `class` headers names, in its bases, a class that may be a pool (by the outlines
-   of the files checked so far), directly or through an `import ... as` alias; or
+   of the files checked so far), directly or through an `import ... as` alias, or it allocates
+   tensors and an `__init__` parameter list names such a class (a mirror of it); or
 3. it binds such a class under another name (`from .pool import KVPool as Exported`): a file
    may derive from the new name.
 
@@ -25,13 +28,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from auditor.parse import Outline
+from auditor.behaviour import UNTYPED_MIRROR
+from auditor.parse import ClassOutline, Outline
 
 # `class Name(` then the bases up to the header's colon (a literal prefix: fast in `re`)
 _HEADER = re.compile(rb"class[ \t]+\w+[ \t]*\(([^:]*):")
 _WORD = re.compile(rb"\w+")
 # `def __init__(` then its parameters, up to the `)` the return annotation or colon follows
 _INIT_PARAMS = re.compile(rb"def[ \t]+__init__[ \t]*\((.*?)\)[ \t\\\n]*(?:->|:)", re.DOTALL)
+# A torch allocation per layer (behaviour.py recognises pools by what they allocate): in a
+# list comprehension over `range(...)`, appended in a loop, with a first dimension that names
+# layers, or with four dimensions or more written out (a slab with a leading layer dimension,
+# `(depth, 2, tokens, heads, dim)`). Narrow on purpose: most model files allocate tensors in
+# an `__init__` (0.5.23: 60 files match, 506 call a torch allocator).
+_ALLOC = rb"torch\.(?:zeros|empty|ones|full|randn|rand|empty_strided|randint)\("
+_PER_LAYER = re.compile(
+    rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
+    rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*[\w.]*(?i:layer)"
+    rb"|" + _ALLOC + rb"\s*\(?\s*[\w.]+\s*,\s*[\w.]+\s*,\s*[\w.]+\s*,\s*[\w.]+\s*[,)]",
+    re.DOTALL,
+)
+_ALLOCATION = re.compile(_ALLOC)
 _AS = re.compile(rb" as[ \t\\\n]+(\w+)")  # `x as y`: y (x is the word before it)
 _LAST_WORD = re.compile(rb"(\w+)[ \t\\\n]*$")
 SUPPRESSION_MARK = b"layout-audit"  # what parse.may_suppress looks for (case aside)
@@ -41,6 +58,8 @@ def may_define_pools(data: bytes, words: Iterable[bytes]) -> bool:
     """Rule (1): an `__init__` whose parameter list holds a pool parameter name, or a
     suppression comment."""
     if b"__init__" in data:
+        if _PER_LAYER.search(data):
+            return True
         parameters = _INIT_PARAMS.findall(data)
         if any(word in text for text in parameters for word in words):
             return True
@@ -58,6 +77,7 @@ class BaseNames:
         self._bases: dict[int, frozenset[bytes]] = {}
         self._bound: dict[int, frozenset[bytes]] = {}
         self._aliases: dict[int, tuple[tuple[bytes, bytes], ...]] = {}
+        self._init_words: dict[int, frozenset[bytes]] = {}
 
     def needs_check(self, key: int, data: bytes, names: set[bytes]) -> bool:
         """Rules (2) and (3): a class header of `data` names one of `names` among its bases
@@ -65,6 +85,8 @@ class BaseNames:
         under another name (a re-export other files may derive from)."""
         bases = self.bases_of(key, data)
         if bases & names:
+            return True
+        if self._mirrors(key, data, names):
             return True
         bound = self._bound.get(key)  # cheap: the names an alias pair could matter through
         if bound is None:
@@ -75,6 +97,18 @@ class BaseNames:
             original in names and (bound in bases or bound not in names)
             for original, bound in self._aliases_of(key, data)
         )
+
+    def _mirrors(self, key: int, data: bytes, names: set[bytes]) -> bool:
+        """Does an `__init__` parameter list name one of `names`, in a file that allocates?"""
+        words = self._init_words.get(key)
+        if words is None:
+            words = frozenset()
+            if b"__init__" in data and _ALLOCATION.search(data):
+                words = frozenset(
+                    w for text in _INIT_PARAMS.findall(data) for w in _WORD.findall(text)
+                )
+            self._init_words[key] = words
+        return bool(words & names)
 
     def bases_of(self, key: int, data: bytes) -> frozenset[bytes]:
         """The names the file's class headers give as bases (remembered)."""
@@ -97,6 +131,12 @@ class BaseNames:
         return aliases
 
 
+def may_be_pool(cls: ClassOutline, words: set[str]) -> bool:
+    """By its outline alone: a pool parameter name, allocations per layer and per token, or
+    buffers read off an untyped parameter (behaviour.py)."""
+    return bool(cls.init_params & words) or cls.behaves or UNTYPED_MIRROR in cls.mirrors
+
+
 def pool_like_names(outlines: Iterable[Outline], words: set[str]) -> set[bytes]:
     """Names of classes that may be pools or derive from one, by these outlines (the rule of
     engine.may_define_pools), with the names they are imported as."""
@@ -106,7 +146,7 @@ def pool_like_names(outlines: Iterable[Outline], words: set[str]) -> set[bytes]:
     for shape in outlines:
         aliases.extend(shape.aliases)
         for cls in shape.classes:
-            if cls.init_params & words:
+            if may_be_pool(cls, words):
                 names.add(cls.name)
             else:
                 pending.append((cls.name, cls))
@@ -135,4 +175,7 @@ def derive_by_name(names: set[str], aliases: list[tuple[str, str]], pending: lis
             else:
                 still.append((key, cls))
         pending = still
+    # a class mirroring one of them (a parameter annotated with its name) is kept, but a
+    # class taking a mirror is not a mirror: it does not join the names
+    joined.extend(key for key, cls in pending if cls.mirrors & names)
     return joined
