@@ -515,7 +515,12 @@ def outline_facts(node: ast.ClassDef) -> tuple[bool, frozenset[str]]:
                     names.update(re.findall(r"\w+", part.value))
         elif any(_BUFFER_WORD.search(a) for a in facts.read_attributes.get(argument.arg, ())):
             names.add(UNTYPED_MIRROR)
-    return False, frozenset(names)
+    return False, frozenset(names - _NOT_CLASSES)
 
 
+# names an annotation holds that are never a pool class of the audited tree
+_NOT_CLASSES = frozenset(
+    "int float str bool bytes None list dict tuple set object type Any Optional List Dict Tuple "
+    "Union Sequence Callable Iterable Mapping Literal torch dtype device Tensor typing".split()
+)
 _BUFFER_WORD = re.compile(r"(buffer|_buf$|cache$|_pool$)")
