@@ -391,11 +391,9 @@ def infer_roles(
     layer_votes: dict[str, int] = {}
     for name in facts.per_layer & counts:
         layer_votes[name] = layer_votes.get(name, 0) + 3
-    for dims in facts.shapes:
-        if len(dims) >= 3 and len(dims[0]) == 1:
-            (name,) = dims[0]
-            if name in counts:
-                layer_votes[name] = layer_votes.get(name, 0) + 1
+    leading = {next(iter(d[0])) for d in facts.shapes if len(d) >= 3 and len(d[0]) == 1}
+    for name in leading & counts:  # once: a leading dimension alone needs a name saying layers
+        layer_votes[name] = layer_votes.get(name, 0) + 1
     for name in layer_votes:
         if name in layer_hints or _LAYER_HINT.search(name):
             layer_votes[name] += 2
