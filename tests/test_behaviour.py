@@ -8,10 +8,10 @@ from pathlib import Path
 
 from helpers import write_tree
 
-from auditor.behaviour import constructor, infer_roles, methods_of, params_of, read_facts
-from auditor.engine import audit
-from auditor.parse import outline, outline_as_json, outline_from_json
-from auditor.prefilter import may_define_pools
+from auditor.frontend.behaviour import constructor, infer_roles, methods_of, params_of, read_facts
+from auditor.frontend.parse import outline, outline_as_json, outline_from_json
+from auditor.frontend.prefilter import may_define_pools
+from auditor.pipeline import audit
 from auditor.settings import load_settings
 
 

@@ -26,9 +26,9 @@ import pytest
 import torch
 from test_fixtures_oracle import real_buffers, site_kwargs
 
-from auditor.engine import AuditResult, audit
-from auditor.evaluate import Evaluation, PointResult
-from auditor.roles import RoleBook
+from auditor.evaluation.evaluate import Evaluation, PointResult
+from auditor.pairing.roles import RoleBook
+from auditor.pipeline import AuditResult, audit
 from auditor.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "zero_config"

@@ -14,7 +14,8 @@ import ast
 import re
 from dataclasses import dataclass
 
-from auditor.behaviour import (
+from auditor.evaluation.matrix import parameter_names
+from auditor.frontend.behaviour import (
     Facts,
     Roles,
     constructor,
@@ -24,9 +25,8 @@ from auditor.behaviour import (
     params_of,
     read_facts,
 )
-from auditor.index import ClassInfo, ProjectIndex
-from auditor.matrix import parameter_names
-from auditor.scope import class_node, cpython_tree
+from auditor.frontend.index import ClassInfo, ProjectIndex
+from auditor.frontend.scope import class_node, cpython_tree
 from auditor.settings import Settings
 
 

@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from auditor.behaviour import outline_facts
-from auditor.discover import SourceFile
+from auditor.frontend.behaviour import outline_facts
+from auditor.frontend.discover import SourceFile
 from auditor.limits import MAX_STATEMENT_NODES
 from auditor.location import Location
 

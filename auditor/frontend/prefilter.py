@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from auditor.behaviour import UNTYPED_MIRROR
-from auditor.parse import ClassOutline, Outline
+from auditor.frontend.behaviour import UNTYPED_MIRROR
+from auditor.frontend.parse import ClassOutline, Outline
 
 # `class Name(` then the bases up to the header's colon (a literal prefix: fast in `re`)
 _HEADER = re.compile(rb"class[ \t]+\w+[ \t]*\(([^:]*):")
