@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from auditor.frontend.behaviour import outline_facts
+from auditor.frontend.behaviour import PER_LAYER_BYTES, outline_facts
 from auditor.frontend.discover import SourceFile
 from auditor.limits import MAX_STATEMENT_NODES
 from auditor.location import Location
@@ -354,10 +354,11 @@ class Outline:
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def outline(tree: ast.Module) -> Outline:
+def outline(tree: ast.Module, data: bytes | None = None) -> Outline:
     """Classes as the index (index.py) will see them: in the module body, in class bodies and in
     `if`/`try`/`with`/loop blocks, not inside functions; `__init__` found the same way."""
     classes: list[tuple[str, frozenset[str], set[str], tuple[bool, frozenset[str]]]] = []
+    per_layer = data is None or PER_LAYER_BYTES.search(data) is not None
     aliases: list[tuple[str, str]] = []
     stack: list[tuple[list, set[str] | None]] = [(tree.body, None)]
     while stack:
@@ -372,7 +373,7 @@ def outline(tree: ast.Module) -> Outline:
                     if name
                 )
                 params: set[str] = set()
-                classes.append((node.name, bases, params, outline_facts(node)))
+                classes.append((node.name, bases, params, outline_facts(node, per_layer)))
                 stack.append((node.body, params))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if init_params is not None and node.name == "__init__":
@@ -580,7 +581,7 @@ def file_facts(data: bytes) -> dict[str, Any]:
     if too_deep is not None:
         return {"error": list(too_deep)}
     if cpython_tree is not None and depth <= LAZY_POSITIONS_DEPTH:
-        facts: dict[str, Any] = {"outline": outline_as_json(outline(cpython_tree))}
+        facts: dict[str, Any] = {"outline": outline_as_json(outline(cpython_tree, data))}
         if too_large is not None:
             facts["too_large"] = list(too_large)
         return facts
@@ -645,7 +646,7 @@ def module_from_facts(
         if not _from_recursion(error):
             raise
         return FileError(display_path, 1, 1, "file is nested too deeply to parse")
-    shape = outline(cpython_tree) if cpython_tree is not None else None
+    shape = outline(cpython_tree, data) if cpython_tree is not None else None
     return ParsedModule(source, display_path, tree, positions, outline=shape)
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from auditor.frontend.behaviour import UNTYPED_MIRROR
+from auditor.frontend.behaviour import ALLOCATION_BYTES, PER_LAYER_BYTES, UNTYPED_MIRROR
 from auditor.frontend.parse import ClassOutline, Outline
 
 # `class Name(` then the bases up to the header's colon (a literal prefix: fast in `re`)
@@ -36,19 +36,6 @@ _HEADER = re.compile(rb"class[ \t]+\w+[ \t]*\(([^:]*):")
 _WORD = re.compile(rb"\w+")
 # `def __init__(` then its parameters, up to the `)` the return annotation or colon follows
 _INIT_PARAMS = re.compile(rb"def[ \t]+__init__[ \t]*\((.*?)\)[ \t\\\n]*(?:->|:)", re.DOTALL)
-# A torch allocation per layer (behaviour.py recognises pools by what they allocate): in a
-# list comprehension over `range(...)`, appended in a loop, with a first dimension that names
-# layers, or with four dimensions or more written out (a slab with a leading layer dimension,
-# `(depth, 2, tokens, heads, dim)`). Narrow on purpose: most model files allocate tensors in
-# an `__init__` (0.5.23: 60 files match, 506 call a torch allocator).
-_ALLOC = rb"torch\.(?:zeros|empty|ones|full|randn|rand|empty_strided|randint)\("
-_PER_LAYER = re.compile(
-    rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
-    rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*[\w.]*(?i:layer)"
-    rb"|" + _ALLOC + rb"\s*\(?\s*[\w.]+\s*,\s*[\w.]+\s*,\s*[\w.]+\s*,\s*[\w.]+\s*[,)]",
-    re.DOTALL,
-)
-_ALLOCATION = re.compile(_ALLOC)
 _AS = re.compile(rb" as[ \t\\\n]+(\w+)")  # `x as y`: y (x is the word before it)
 _LAST_WORD = re.compile(rb"(\w+)[ \t\\\n]*$")
 SUPPRESSION_MARK = b"layout-audit"  # what parse.may_suppress looks for (case aside)
@@ -58,7 +45,7 @@ def may_define_pools(data: bytes, words: Iterable[bytes]) -> bool:
     """Rule (1): an `__init__` whose parameter list holds a pool parameter name, or a
     suppression comment."""
     if b"__init__" in data:
-        if _PER_LAYER.search(data):
+        if PER_LAYER_BYTES.search(data):
             return True
         parameters = _INIT_PARAMS.findall(data)
         if any(word in text for text in parameters for word in words):
@@ -103,7 +90,7 @@ class BaseNames:
         words = self._init_words.get(key)
         if words is None:
             words = frozenset()
-            if b"__init__" in data and _ALLOCATION.search(data):
+            if b"__init__" in data and ALLOCATION_BYTES.search(data):
                 words = frozenset(
                     w for text in _INIT_PARAMS.findall(data) for w in _WORD.findall(text)
                 )
