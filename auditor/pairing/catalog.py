@@ -45,7 +45,9 @@ class PoolCatalog:
     sites: list[ConstructionSite] = field(default_factory=list)
     not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
     searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
-    roles: RoleBook | None = None  # each pool's token, layer and device-pool parameters
+    # Each pool's token, layer and device-pool parameters: not a field, so a catalog is stored
+    # in the cache without it (what it holds is in the stored evaluations; None when loaded).
+    roles = None
 
     def add_declared(self, pairs: list[Pair]) -> None:
         """Pairs a device pool declares in data (declared.py): counted like the others."""
@@ -445,9 +447,9 @@ def catalog(
             )
     dropped = {id(cls) for cls, _ in not_hosts}
     hosts = [h for h in hosts if id(h) not in dropped]
-    return PoolCatalog(
-        devices, hosts, pairs, unresolved, sites, not_hosts, sorted(searched), roles=book
-    )
+    found = PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts, sorted(searched))
+    found.roles = book
+    return found
 
 
 def evaluate_pairs(pools: PoolCatalog, evaluator) -> list[tuple[Pair, Evaluation]]:
