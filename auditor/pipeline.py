@@ -83,9 +83,14 @@ def run(
     pools = catalog(index, settings, parsed)
     COUNTERS.pools, COUNTERS.pairs = len(pools.devices) + len(pools.hosts), len(pools.pairs)
     evaluator = store.evaluator(
-        "evaluation", index, PoolEvaluator(index, settings, limits), project, parsed, late_errors
+        "evaluation",
+        index,
+        PoolEvaluator(index, settings, limits, pools.roles),
+        project,
+        parsed,
+        late_errors,
     )
-    declared = DeclaredHostEvaluator(index, settings, limits)
+    declared = DeclaredHostEvaluator(index, settings, limits, pools.roles)
     declared_evaluator = store.evaluator("declared", index, declared, project, parsed, late_errors)
     evaluated, declared_unknowns = evaluate_all(pools, evaluator, declared, declared_evaluator)
     context = CheckContext(evaluated, unique(e for _, e in evaluated), settings)

@@ -144,6 +144,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             f"device {device_class}.{device_figure.name}: {device_figure.arithmetic}; "
             f"at {where} ({len(cases)} of {len(feasible)} config points)"
             + ("; figures differ between points" if varies else "")
+            + (f"; holds for any {', '.join(evaluation.free)}" if evaluation.free else "")
         )
         findings.append(
             Finding(

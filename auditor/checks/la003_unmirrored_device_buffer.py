@@ -153,6 +153,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
             f"{name}: device {device.name}.{name} holds {figure.size_text()} that no host "
             f"mirror copies: {figure.arithmetic}; {hosts} {verb} {copied} only; "
             f"at {shown} ({len(found)} of {sum(len(e.feasible) for e in mirrors)} config points)"
+            + (f"; holds for any {', '.join(evaluation.free)}" if evaluation.free else "")
         )
         findings.append(
             Finding(

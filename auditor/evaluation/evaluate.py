@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -10,6 +10,7 @@ import libcst as cst
 from auditor.engines import post_build_hooks
 from auditor.evaluation.matrix import dimensions, explore, parameter_names
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
+from auditor.evaluation.roles import RoleBook
 from auditor.evaluation.size_claims import claimed_size
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
@@ -52,6 +53,8 @@ class Evaluation:
     # every config dimension the code read at some point (varied or not): a configured
     # dimension no evaluation reads is a setting that changes nothing (warned about)
     reads: frozenset[str] = frozenset()
+    # parameters nothing gives a value that the figures hold for any value of (sampled)
+    free: list[str] = field(default_factory=list)
 
     @property
     def feasible(self) -> list[PointResult]:
@@ -67,15 +70,23 @@ def _after_build(interpreter: Interpreter, pool: Instance) -> None:
 class PoolEvaluator:
     """Evaluates pools of one index under one set of settings."""
 
-    def __init__(self, index: ProjectIndex, settings: Settings, limits: Limits = DEFAULT_LIMITS):
+    def __init__(
+        self,
+        index: ProjectIndex,
+        settings: Settings,
+        limits: Limits = DEFAULT_LIMITS,
+        roles: RoleBook | None = None,
+    ):
         self.index = index
         self.settings = settings
         self.limits = limits
+        self.roles = roles if roles is not None else RoleBook(index, settings)
 
     def _arguments(self, cls: ClassInfo, values: dict[str, Any], device: Instance | None) -> dict:
         kwargs: dict[str, Any] = {}
+        device_params = self.roles.device_params(cls)
         for name in parameter_names(cls):
-            if device is not None and name in self.settings.device_pool_params:
+            if device is not None and name in device_params:
                 kwargs[name] = device
             elif name in values:
                 kwargs[name] = ConfigDependency(name)
@@ -96,8 +107,17 @@ class PoolEvaluator:
         return self._build(host_cls, interpreter, values, device)
 
     def measure_host(self, builds: list, host_cls: ClassInfo) -> dict[str, BufferFigure]:
-        settings = self.settings
-        return measure(builds, host_cls, settings.token_params, settings.layer_params)
+        roles = self.roles
+        figures = measure(
+            builds, host_cls, roles.tokens(host_cls), roles.layers(host_cls), roles.block(host_cls)
+        )
+        if id(host_cls) in roles.hosts and roles.inferred(host_cls) is None:
+            why = Unknown(  # seen by behaviour: nothing says how many tokens it holds
+                f"host {host_cls.name}: no parameter or attribute was found to count its tokens",
+                host_cls.location,
+            )
+            figures = {n: replace(f, unknown=why, arithmetic="") for n, f in figures.items()}
+        return figures
 
     def _site_arguments(
         self, site: ConstructionSite, interpreter: Interpreter, values: dict, device: Instance
@@ -107,9 +127,12 @@ class PoolEvaluator:
         values for what the site takes from elsewhere, and defaults for what it leaves out."""
         kwargs: dict[str, Any] = {}
         where = site.where()
+        inferred = self.roles.inferred(site.host)
         for name in parameter_names(site.host):
             if name == site.device_parameter and not site.via_record:
                 kwargs[name] = device
+            elif inferred is not None and name == inferred.tokens and name in values:
+                kwargs[name] = ConfigDependency(name)  # its token count: varied to measure
             elif name in site.arguments:
                 value = site_value(site, name, interpreter, device)
                 if is_unknown(value):
@@ -153,8 +176,11 @@ class PoolEvaluator:
         site: ConstructionSite | None,
         state: ModuleState,
     ) -> tuple[PointResult, set[str]]:
-        settings = self.settings
+        settings, roles = self.settings, self.roles
         (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
+        host_of = site.host if site is not None else host_cls
+        token_names = roles.tokens(device_cls) + roles.tokens(host_of)
+        layer_names = roles.layers(device_cls) + roles.layers(host_of)
         device_builds: list[tuple[Instance, int, int]] = []
         host_builds: list[tuple[Instance, int, int]] = []
         reads: set[str] = set()
@@ -163,8 +189,8 @@ class PoolEvaluator:
         refused: Unknown | None = None
         for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
             full = dict(values)
-            full.update({name: tokens for name in settings.token_params})
-            full.update({name: layers for name in settings.layer_params})
+            full.update({name: tokens for name in token_names})
+            full.update({name: layers for name in layer_names})
             point = ConfigPoint(full)
             interpreter = Interpreter(self.index, point, self.limits, state)
             try:
@@ -193,14 +219,18 @@ class PoolEvaluator:
             if result.infeasible is not None or result.failure is not None:
                 return result, reads
         result.device = measure(
-            device_builds, device_cls, settings.token_params, settings.layer_params
+            device_builds,
+            device_cls,
+            roles.tokens(device_cls),
+            roles.layers(device_cls),
+            roles.block(device_cls),
         )
         if refused is not None:  # the device's figures stand; the host's are not compared
             result.failure = refused
             return result, reads
         if host_cls is not None:
             result.host = self.measure_host(host_builds, host_cls)
-            result.host_claim = claimed_size(host_builds, host_cls, settings.layer_params)
+            result.host_claim = claimed_size(host_builds, host_cls, roles.layers(host_cls))
         return result, reads
 
     def evaluate(
@@ -210,10 +240,10 @@ class PoolEvaluator:
         site: ConstructionSite | None = None,
     ) -> Evaluation:
         classes = [device_cls] + ([host_cls] if host_cls is not None else [])
-        dims = dimensions(classes, self.settings)
+        dims = dimensions(classes, self.settings, self.roles)
         if site is not None:  # the site fixes some host parameters: those do not vary
             taken = site_config_parameters(site, self.index)
-            device_dims = dimensions([device_cls], self.settings)
+            device_dims = dimensions([device_cls], self.settings, self.roles)
             dims = {n: d for n, d in dims.items() if n in device_dims or n in taken}
         results: list[PointResult] = []
         read: set[str] = set()
@@ -235,9 +265,57 @@ class PoolEvaluator:
             return [dims[name].values.index(value) for name, value in zip(varied, key)]
 
         ordered = [by_key[key] for key in sorted(by_key, key=order)]
+        free = [name for name in varied if dims[name].free]
+        for name in free:
+            ordered, varied = settle_free(ordered, varied, name)
         return Evaluation(
-            device_cls, host_cls, ordered, varied, truncated, site, frozenset(read & set(dims))
+            device_cls,
+            host_cls,
+            ordered,
+            varied,
+            truncated,
+            site,
+            reads=frozenset(read & set(dims)),
+            free=free,
         )
+
+
+def settle_free(
+    points: list[PointResult], varied: list[str], name: str
+) -> tuple[list[PointResult], list[str]]:
+    """Fold the samples of a free parameter: per combination of the other dimensions, keep the
+    first feasible sample's point; a buffer whose figure differs between samples is unresolved
+    there, naming the parameter (its bytes per token per layer depend on a value nothing
+    gives)."""
+    rest = [n for n in varied if n != name]
+    groups: dict[tuple, list[PointResult]] = {}
+    for point in points:
+        groups.setdefault(tuple(point.values.get(n) for n in rest), []).append(point)
+    kept = []
+    for group in groups.values():
+        feasible = [p for p in group if p.infeasible is None and p.failure is None]
+        chosen = feasible[0] if feasible else group[0]
+        for side in ("device", "host"):
+            figures = getattr(chosen, side)
+            for buffer, figure in list(figures.items()):
+                seen = {}
+                for point in feasible:
+                    other = getattr(point, side).get(buffer)
+                    if other is not None and other.resolved:
+                        size = (other.bytes_per_token_per_layer, other.bytes_per_token)
+                        seen.setdefault(size, point.values.get(name))
+                if figure.resolved and len(seen) > 1:
+                    shown = ", ".join(f"{a} B at {name}={v}" for (a, _), v in seen.items())
+                    reason = (
+                        f"bytes per token per layer depend on {name}, a constructor parameter "
+                        f"with no default and no configured value ({shown}); set it in "
+                        "[tool.layout-audit.matrix]"
+                    )
+                    figures[buffer] = replace(
+                        figure, unknown=Unknown(reason, figure.location), arithmetic=""
+                    )
+        kept.append(chosen)
+    return kept, rest
 
 
 OUTSIDE = "(outside the audited tree)"  # how the interpreter words a call it cannot follow

@@ -6,6 +6,7 @@ branches are reached, up to `Limits.max_config_points`.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import itertools
 from collections.abc import Callable
@@ -24,6 +25,15 @@ from auditor.settings import Settings
 class Dimension:
     name: str
     values: tuple[Any, ...]
+    # sample values of a parameter nothing gives a value (no default, none configured): a
+    # figure stands only if it is the same at every sample (evaluate.py)
+    free: bool = False
+
+
+# Samples for a free parameter, by what it holds. Powers of two pass the divisibility checks
+# pools make (`assert head_dim % 16 == 0`); two of them tell whether a figure depends on it.
+INT_SAMPLES = (16, 64)
+FLOAT_SAMPLES = (2.0, 4.0)
 
 
 def constructor_parameters(cls: ClassInfo) -> list[cst.Param]:
@@ -55,9 +65,12 @@ def runtime_dimension(getter: str, attribute: str) -> str:
     return f"{getter}().{attribute}"
 
 
-def dimensions(classes: list[ClassInfo], settings: Settings) -> dict[str, Dimension]:
+def dimensions(
+    classes: list[ClassInfo], settings: Settings, roles: Any = None
+) -> dict[str, Dimension]:
     """Every parameter of the constructors that the rule packs give values for, and every
-    probe and switch (varied, like the rest, only once the code reads them)."""
+    probe and switch (varied, like the rest, only once the code reads them). With `roles`
+    (roles.RoleBook), also what the code says of the others (by_use)."""
     found: dict[str, Dimension] = {}
     for probe, flag_values in settings.flags.items():
         found[flag_dimension(probe)] = Dimension(flag_dimension(probe), tuple(flag_values))
@@ -75,15 +88,59 @@ def dimensions(classes: list[ClassInfo], settings: Settings) -> dict[str, Dimens
     )
     for cls in classes:
         code = cls.module.parsed.code
+        own_fixed = roles.fixed(cls) if roles is not None else set()
         for param in constructor_parameters(cls):
             name = param.name.value
-            if name in fixed or name in found:
+            if name in fixed or name in found or name in own_fixed:
                 continue
             if name in settings.matrix:
-                found[name] = Dimension(name, tuple(settings.matrix[name]))
+                values = tuple(settings.matrix[name])
+                if roles is not None and not roles.named(cls):  # the pack's values are for
+                    flag = by_use(name, roles.facts(cls), settings)  # its engine's classes
+                    if flag is not None and not flag.free:
+                        values += tuple(v for v in flag.values if v not in values)
+                found[name] = Dimension(name, values)
             elif settings.default_dtypes and _is_dtype_parameter(param, code):
                 found[name] = Dimension(name, tuple(settings.default_dtypes))
+            elif roles is not None:
+                dimension = by_use(name, roles.facts(cls), settings)
+                if dimension is not None:
+                    found[name] = dimension
     return found
+
+
+def by_use(name: str, facts: Any, settings: Settings) -> Dimension | None:
+    """A dimension for a parameter the pack says nothing of, from how the code uses it
+    (behaviour.Facts): passed as `dtype=` or compared with torch dtypes (the pack's dtypes); a
+    flag tested where a branch allocates (its default and every literal it is compared with);
+    a number with no default (free: sampled)."""
+    if facts is None or name not in facts.params:
+        return None
+    param = facts.params[name]
+    if name in facts.dtype_params and param.default in (None, "None"):
+        return Dimension(name, tuple(settings.default_dtypes)) if settings.default_dtypes else None
+    if name in facts.flags and param.default is not None:
+        try:
+            default = ast.literal_eval(param.default)
+        except (ValueError, SyntaxError):
+            return None
+        values = [default]
+        for value in facts.flags[name]:
+            if value is True and isinstance(default, bool):
+                value = not default
+            if value not in values and type(value) is type(default):
+                values.append(value)
+        return Dimension(name, tuple(values)) if len(values) > 1 else None
+    if param.default is not None:
+        return None
+    annotation = (param.annotation or "").replace(" ", "")
+    if annotation in ("float", "Optional[float]", "float|None"):
+        return Dimension(name, FLOAT_SAMPLES, free=True)
+    if annotation in ("int", "Optional[int]", "int|None") or (
+        not annotation and name in facts.numeric
+    ):
+        return Dimension(name, INT_SAMPLES, free=True)
+    return None
 
 
 def describe_value(value: Any) -> str:

@@ -165,11 +165,22 @@ def _fits(totals: list[int], counts: list[tuple[int, int]], a: int, b: int) -> b
     )
 
 
+def tokens_per_unit(instance: Instance, block: str | None) -> int | None:
+    """Tokens in one unit of the token count: a paged pool sized in blocks (`num_blocks`)
+    holds `self.<block>` tokens per block (roles.py), 1 for a pool sized in tokens; None when
+    the pool is sized in blocks and does not say how many tokens one holds."""
+    if block is None:
+        return 1
+    value = instance.attrs.get(block)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 def measure(
     builds: list[tuple[Instance, int, int]],
     cls: ClassInfo,
     token_names: list[str],
     layer_names: list[str],
+    block: str | None = None,
 ) -> dict[str, BufferFigure]:
     """Figures for each buffer from builds at (s1,l1), (s2,l1), (s1,l2), (s2,l2), and
     optionally a fifth at (s3,l2) that checks the fit (a `size * size` buffer fits any four).
@@ -178,9 +189,16 @@ def measure(
     """
     found = [buffers_of(instance) for instance, _, _ in builds]
     names = sorted({name for buffers in found for name in buffers})
+    units = [tokens_per_unit(instance, block) for instance, _, _ in builds]
+    if None in units:  # sized in blocks of an unknown number of tokens
+        why = f"the token count is in blocks and the pool holds no {block} to say how many tokens"
+        return {
+            name: BufferFigure(name, cls.location, unknown=Unknown(why, cls.location))
+            for name in names
+        }
     counts = [
-        (count_of(instance, token_names, tokens), count_of(instance, layer_names, layers))
-        for instance, tokens, layers in builds
+        (count_of(instance, token_names, tokens) * unit, count_of(instance, layer_names, layers))
+        for (instance, tokens, layers), unit in zip(builds, units)
     ]
     (s1, l1), (s2, _), (_, l2) = counts[:3]
     figures: dict[str, BufferFigure] = {}

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from auditor.frontend.behaviour import PER_LAYER_BYTES, outline_facts
 from auditor.frontend.discover import SourceFile
 from auditor.limits import MAX_STATEMENT_NODES
 from auditor.location import Location
@@ -338,6 +339,8 @@ class ClassOutline:
     name: str
     bases: frozenset[str]  # every name in its base expressions (`a.B[T]`: a, B, T)
     init_params: frozenset[str]  # the parameters of the `__init__` methods in its body
+    behaves: bool = False  # allocates per layer and per token (behaviour.outline_facts)
+    mirrors: frozenset[str] = frozenset()  # annotations of its parameters, if it allocates
 
 
 @dataclass(frozen=True)
@@ -351,10 +354,11 @@ class Outline:
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def outline(tree: ast.Module) -> Outline:
+def outline(tree: ast.Module, data: bytes | None = None) -> Outline:
     """Classes as the index (index.py) will see them: in the module body, in class bodies and in
     `if`/`try`/`with`/loop blocks, not inside functions; `__init__` found the same way."""
-    classes: list[tuple[str, frozenset[str], set[str]]] = []
+    classes: list[tuple[str, frozenset[str], set[str], tuple[bool, frozenset[str]]]] = []
+    per_layer = data is None or PER_LAYER_BYTES.search(data) is not None
     aliases: list[tuple[str, str]] = []
     stack: list[tuple[list, set[str] | None]] = [(tree.body, None)]
     while stack:
@@ -369,7 +373,7 @@ def outline(tree: ast.Module) -> Outline:
                     if name
                 )
                 params: set[str] = set()
-                classes.append((node.name, bases, params))
+                classes.append((node.name, bases, params, outline_facts(node, per_layer)))
                 stack.append((node.body, params))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if init_params is not None and node.name == "__init__":
@@ -390,7 +394,10 @@ def outline(tree: ast.Module) -> Outline:
                         else:
                             stack.append((children, init_params))
     return Outline(
-        tuple(ClassOutline(name, bases, frozenset(params)) for name, bases, params in classes),
+        tuple(
+            ClassOutline(name, bases, frozenset(params), *behaviour)
+            for name, bases, params, behaviour in classes
+        ),
         tuple(aliases),
     )
 
@@ -574,7 +581,7 @@ def file_facts(data: bytes) -> dict[str, Any]:
     if too_deep is not None:
         return {"error": list(too_deep)}
     if cpython_tree is not None and depth <= LAZY_POSITIONS_DEPTH:
-        facts: dict[str, Any] = {"outline": outline_as_json(outline(cpython_tree))}
+        facts: dict[str, Any] = {"outline": outline_as_json(outline(cpython_tree, data))}
         if too_large is not None:
             facts["too_large"] = list(too_large)
         return facts
@@ -639,14 +646,15 @@ def module_from_facts(
         if not _from_recursion(error):
             raise
         return FileError(display_path, 1, 1, "file is nested too deeply to parse")
-    shape = outline(cpython_tree) if cpython_tree is not None else None
+    shape = outline(cpython_tree, data) if cpython_tree is not None else None
     return ParsedModule(source, display_path, tree, positions, outline=shape)
 
 
 def outline_as_json(shape: Outline) -> dict[str, Any]:
     return {
         "classes": [
-            [cls.name, sorted(cls.bases), sorted(cls.init_params)] for cls in shape.classes
+            [cls.name, sorted(cls.bases), sorted(cls.init_params), cls.behaves, sorted(cls.mirrors)]
+            for cls in shape.classes
         ],
         "aliases": [list(pair) for pair in shape.aliases],
     }
@@ -658,12 +666,16 @@ def outline_from_json(data: Any) -> Outline:
         raise ValueError("outline")
     classes = []
     for item in data["classes"]:
-        if not isinstance(item, list) or len(item) != 3:
+        if not isinstance(item, list) or len(item) != 5:
             raise ValueError("outline class")
-        name, bases, params = item
+        name, bases, params, behaves, mirrors = item
         if not isinstance(name, str) or not _strings(bases) or not _strings(params):
             raise ValueError("outline class")
-        classes.append(ClassOutline(name, frozenset(bases), frozenset(params)))
+        if not isinstance(behaves, bool) or not _strings(mirrors):
+            raise ValueError("outline class")
+        classes.append(
+            ClassOutline(name, frozenset(bases), frozenset(params), behaves, frozenset(mirrors))
+        )
     aliases = []
     for item in data["aliases"]:
         if not isinstance(item, list) or len(item) != 2 or not _strings(item):

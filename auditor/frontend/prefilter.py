@@ -5,10 +5,13 @@ costs about a millisecond per file; over a 4,700-file engine that is most of a c
 class has an `__init__` taking a layer-count, device-pool or buffer-info parameter (pairing.py),
 or derives from such a class; a file can hold one only if its bytes say so:
 
-1. an `__init__` parameter list in it holds one of those names, or it holds a suppression
-   comment; or
+1. an `__init__` parameter list in it holds one of those names, or it has an `__init__` and
+   allocates torch tensors per layer (a pool recognised by what it allocates, behaviour.py:
+   `[torch.zeros(...) for _ in range(n)]`, `.append(torch.zeros(...))`, a first dimension
+   naming layers), or it holds a suppression comment; or
 2. one of its `class` headers names, in its bases, a class that may be a pool (by the outlines
-   of the files checked so far), directly or through an `import ... as` alias; or
+   of the files checked so far), directly or through an `import ... as` alias, or it allocates
+   tensors and an `__init__` parameter list names such a class (a mirror of it); or
 3. it binds such a class under another name (`from .pool import KVPool as Exported`): a file
    may derive from the new name.
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from auditor.frontend.behaviour import ALLOCATION_BYTES, PER_LAYER_BYTES, UNTYPED_MIRROR
 from auditor.frontend.parse import (
     ClassOutline,
     FileError,
@@ -53,6 +57,8 @@ def may_define_pools(data: bytes, words: Iterable[bytes]) -> bool:
     """Rule (1): an `__init__` whose parameter list holds a pool parameter name, or a
     suppression comment."""
     if b"__init__" in data:
+        if PER_LAYER_BYTES.search(data):
+            return True
         parameters = _INIT_PARAMS.findall(data)
         if any(word in text for text in parameters for word in words):
             return True
@@ -70,6 +76,7 @@ class BaseNames:
         self._bases: dict[int, frozenset[bytes]] = {}
         self._bound: dict[int, frozenset[bytes]] = {}
         self._aliases: dict[int, tuple[tuple[bytes, bytes], ...]] = {}
+        self._init_words: dict[int, frozenset[bytes]] = {}
 
     def needs_check(self, key: int, data: bytes, names: set[bytes]) -> bool:
         """Rules (2) and (3): a class header of `data` names one of `names` among its bases
@@ -77,6 +84,8 @@ class BaseNames:
         under another name (a re-export other files may derive from)."""
         bases = self.bases_of(key, data)
         if bases & names:
+            return True
+        if self._mirrors(key, data, names):
             return True
         bound = self._bound.get(key)  # cheap: the names an alias pair could matter through
         if bound is None:
@@ -87,6 +96,18 @@ class BaseNames:
             original in names and (bound in bases or bound not in names)
             for original, bound in self._aliases_of(key, data)
         )
+
+    def _mirrors(self, key: int, data: bytes, names: set[bytes]) -> bool:
+        """Does an `__init__` parameter list name one of `names`, in a file that allocates?"""
+        words = self._init_words.get(key)
+        if words is None:
+            words = frozenset()
+            if b"__init__" in data and ALLOCATION_BYTES.search(data):
+                words = frozenset(
+                    w for text in _INIT_PARAMS.findall(data) for w in _WORD.findall(text)
+                )
+            self._init_words[key] = words
+        return bool(words & names)
 
     def bases_of(self, key: int, data: bytes) -> frozenset[bytes]:
         """The names the file's class headers give as bases (remembered)."""
@@ -109,6 +130,12 @@ class BaseNames:
         return aliases
 
 
+def may_be_pool(cls: ClassOutline, words: set[str]) -> bool:
+    """By its outline alone: a pool parameter name, allocations per layer and per token, or
+    buffers read off an untyped parameter (behaviour.py)."""
+    return bool(cls.init_params & words) or cls.behaves or UNTYPED_MIRROR in cls.mirrors
+
+
 def pool_like_names(outlines: Iterable[Outline], words: set[str]) -> set[bytes]:
     """Names of classes that may be pools or derive from one, by these outlines (the rule of
     outline_rule), with the names they are imported as."""
@@ -118,7 +145,7 @@ def pool_like_names(outlines: Iterable[Outline], words: set[str]) -> set[bytes]:
     for shape in outlines:
         aliases.extend(shape.aliases)
         for cls in shape.classes:
-            if cls.init_params & words:
+            if may_be_pool(cls, words):
                 names.add(cls.name)
             else:
                 pending.append((cls.name, cls))
@@ -147,6 +174,9 @@ def derive_by_name(names: set[str], aliases: list[tuple[str, str]], pending: lis
             else:
                 still.append((key, cls))
         pending = still
+    # a class mirroring one of them (a parameter annotated with its name) is kept, but a
+    # class taking a mirror is not a mirror: it does not join the names
+    joined.extend(key for key, cls in pending if cls.mirrors & names)
     return joined
 
 
@@ -191,7 +221,7 @@ def outline_rule(parsed: list[ParsedModule], words: set[str]) -> set[int]:
             kept.add(id(module))
         aliases.extend(shape.aliases)
         for cls in shape.classes:
-            if cls.init_params & words:
+            if may_be_pool(cls, words):
                 kept.add(id(module))
                 names.add(cls.name)
             else:

@@ -35,6 +35,19 @@ def cpython_tree(module: ModuleInfo, cache: dict[str, ast.Module | None]) -> ast
     return cache[path]
 
 
+def class_node(tree: ast.Module, cls: ClassInfo) -> ast.ClassDef | None:
+    """The class's node in CPython's tree of its module, found by its qualified name."""
+    parts = cls.qualname.removeprefix(cls.module.name + ".").split(".") if cls.module.name else []
+    scope: list[ast.stmt] = tree.body
+    node = None
+    for part in parts or [cls.name]:
+        node = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == part), None)
+        if node is None:
+            return None
+        scope = node.body
+    return node
+
+
 def functions_naming(tree: ast.Module, prefix: str, needles: frozenset[str]) -> set[str]:
     """Qualified names (as `_functions` gives them) of the functions whose body names one of
     `needles` (a name, an attribute, or an imported name)."""

@@ -101,6 +101,7 @@ class CachedEvaluations:
                 for cls in roles.values()
             ],
             site_key(site),
+            self.evaluator.roles.key(device, host, site.host if site is not None else None),
         )
         stored = self._load(self.cache.get("evaluations", key), roles, site)
         if stored is not None:

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from auditor.evaluation.evaluate import Evaluation
 from auditor.evaluation.matrix import constructor_parameters, parameter_names
 from auditor.evaluation.measure import looks_like_buffer
+from auditor.evaluation.roles import RoleBook
 from auditor.frontend.index import ClassInfo, ProjectIndex, dotted
 from auditor.frontend.parse import ParsedModule
-from auditor.frontend.scope import code_of, cpython_tree
+from auditor.frontend.scope import class_node, code_of, cpython_tree
 from auditor.interpret.values import Unknown
 from auditor.pairing.sites import ConstructionSite, find_sites
 from auditor.settings import Settings
@@ -44,6 +45,9 @@ class PoolCatalog:
     sites: list[ConstructionSite] = field(default_factory=list)
     not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
     searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
+    # Each pool's token, layer and device-pool parameters: not a field, so a catalog is stored
+    # in the cache without it (what it holds is in the stored evaluations; None when loaded).
+    roles = None
 
     def add_declared(self, pairs: list[Pair]) -> None:
         """Pairs a device pool declares in data (declared.py): counted like the others."""
@@ -51,8 +55,10 @@ class PoolCatalog:
         self.hosts.extend(p.host for p in pairs if p.host not in self.hosts)
 
 
-def is_host_pool(cls: ClassInfo, settings: Settings) -> bool:
+def is_host_pool(cls: ClassInfo, settings: Settings, book: RoleBook | None = None) -> bool:
     names = parameter_names(cls)
+    if book is not None and id(cls) in book.hosts:
+        return True
     return any(n in settings.device_pool_params for n in names) or is_record_host(cls, settings)
 
 
@@ -65,18 +71,25 @@ def is_record_host(cls: ClassInfo, settings: Settings) -> bool:
     )
 
 
-def is_device_pool(cls: ClassInfo, settings: Settings) -> bool:
+def is_device_pool(cls: ClassInfo, settings: Settings, book: RoleBook | None = None) -> bool:
+    """Named so by the pack (a token and a layer parameter), or allocating per layer and per
+    token from its parameters (roles.py), and not a host."""
+    if is_host_pool(cls, settings, book):
+        return False
     names = parameter_names(cls)
-    return (
-        not is_host_pool(cls, settings)
-        and any(n in settings.token_params for n in names)
-        and any(n in settings.layer_params for n in names)
-    )
+    if any(n in settings.token_params for n in names) and any(
+        n in settings.layer_params for n in names
+    ):
+        return True
+    return book is not None and book.inferred(cls) is not None
 
 
-def _device_annotation(cls: ClassInfo, settings: Settings) -> str | None:
+def _device_annotation(
+    cls: ClassInfo, settings: Settings, book: RoleBook | None = None
+) -> str | None:
+    params = book.device_params(cls) if book is not None else settings.device_pool_params
     for param in constructor_parameters(cls):
-        if param.name.value in settings.device_pool_params and param.annotation is not None:
+        if param.name.value in params and param.annotation is not None:
             annotation = param.annotation.annotation
             name = dotted(annotation)
             if name is None:  # "KVCache" as a string, Optional[KVCache] ...
@@ -108,19 +121,6 @@ def buffer_names(
 _ALLOCATING = (ast.Call, ast.ListComp, ast.List, ast.GeneratorExp)
 
 
-def _class_node(tree: ast.Module, cls: ClassInfo) -> ast.ClassDef | None:
-    """The class's node in CPython's tree of its module, found by its qualified name."""
-    parts = cls.qualname.removeprefix(cls.module.name + ".").split(".") if cls.module.name else []
-    scope: list[ast.stmt] = tree.body
-    node = None
-    for part in parts or [cls.name]:
-        node = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == part), None)
-        if node is None:
-            return None
-        scope = node.body
-    return node
-
-
 def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
     """Tensor-like attributes the class's own methods set, read from CPython's syntax tree
     (a libcst visit of every method of every pool costs seconds on a whole engine)."""
@@ -128,7 +128,7 @@ def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
     if key in trees:
         return trees[key]
     tree = cpython_tree(cls.module, trees)
-    node = _class_node(tree, cls) if tree is not None else None
+    node = class_node(tree, cls) if tree is not None else None
     names: set[str] = set()
     for item in ast.walk(node) if node is not None else ():
         if isinstance(item, (ast.Assign, ast.AnnAssign)):
@@ -160,12 +160,26 @@ def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
 
 
 def _annotation_pairs(
-    index: ProjectIndex, host: ClassInfo, devices: list[ClassInfo], settings: Settings
+    index: ProjectIndex,
+    host: ClassInfo,
+    devices: list[ClassInfo],
+    settings: Settings,
+    book: RoleBook | None = None,
+    trees: dict | None = None,
 ) -> tuple[list[ClassInfo], str | Unknown]:
     """Devices below the class the host's device parameter is annotated with, and the evidence
-    text (or why there is none)."""
-    annotation = _device_annotation(host, settings)
+    text (or why there is none). An untyped parameter seen by behaviour: the devices holding
+    every buffer the host reads off it."""
+    annotation = _device_annotation(host, settings, book)
     owner = _annotation_owner(host)
+    role = book.hosts.get(id(host)) if book is not None else None
+    if annotation is None and role is not None and role.annotation is None:
+        held = {id(d): buffer_names(d, trees) for d in devices}
+        wanted = role.reads & set().union(*held.values())
+        found = [d for d in devices if wanted and wanted <= held[id(d)]]
+        if found:
+            shown = ", ".join(f"{role.parameter}.{a}" for a in sorted(wanted))
+            return found, f"use of {shown} in {host.name} (the device pools holding them)"
     if annotation is None:
         return [], Unknown(
             f"host pool {host.name}: device pool parameter has no annotation to pair by",
@@ -224,7 +238,7 @@ def _builds_any(device: ClassInfo, names: set[str], trees: dict) -> bool:
         key = ("builds", id(klass))
         if key not in trees:
             tree = cpython_tree(klass.module, trees)
-            node = _class_node(tree, klass) if tree is not None else None
+            node = class_node(tree, klass) if tree is not None else None
             called = set()
             for item in ast.walk(node) if node is not None else ():
                 if isinstance(item, ast.Call):
@@ -329,16 +343,28 @@ def catalog(
     are paired where the code builds them; without, by configuration and annotation only."""
     classes = sorted(index.all_classes(), key=lambda c: (c.module.path, c.qualname))
     concrete = [c for c in classes if not c.is_abstract()]
-    devices = [c for c in concrete if is_device_pool(c, settings)]
     trees: dict = {}
+    book = RoleBook(index, settings, trees)
+    devices = [c for c in concrete if is_device_pool(c, settings, book)]
     counts = frozenset(settings.token_params) | frozenset(settings.layer_params)
+    counts |= {name for d in devices for name in book.tokens(d) + book.layers(d)}
     device_buffers: set[str] = set(settings.buffer_map)
     for device in devices:
         device_buffers |= buffer_names(device, trees, counts)
+    for cls in concrete:  # hosts the pack's names do not describe: by what they take
+        if book.named(cls):
+            continue
+        others = [d for d in devices if d is not cls]
+        buffers = set(settings.buffer_map).union(*(buffer_names(d, trees, counts) for d in others))
+        role = book.find_host_role(cls, others, buffers)
+        facts = book.facts(cls) if role is not None else None
+        if facts is not None and facts.allocated & buffers:  # it allocates mirrors itself
+            book.add_host(cls, role)
+    devices = [d for d in devices if id(d) not in book.hosts]
     hosts: list[ClassInfo] = []
     not_hosts: list[tuple[ClassInfo, str]] = []
     for cls in concrete:
-        if not is_host_pool(cls, settings):
+        if not is_host_pool(cls, settings, book):
             continue
         if buffer_names(cls, trees, counts) & device_buffers:
             hosts.append(cls)
@@ -356,10 +382,10 @@ def catalog(
         h for h in hosts if (settings.pairs.get(h.name) or settings.pairs.get(h.qualname))
     ]
     site_hosts = [h for h in hosts if h not in configured_hosts]
+    device_params = list(settings.device_pool_params)
+    device_params += [r.parameter for r in book.hosts.values() if r.parameter not in device_params]
     sites, searched = (
-        find_sites(
-            index, parsed, site_hosts, settings.device_pool_params, settings.buffer_info_params
-        )
+        find_sites(index, parsed, site_hosts, device_params, settings.buffer_info_params)
         if parsed is not None
         else ([], set())
     )
@@ -389,7 +415,7 @@ def catalog(
         if record_host:
             annotated, evidence = _record_producers(index, host, devices, settings, trees)
         else:
-            annotated, evidence = _annotation_pairs(index, host, devices, settings)
+            annotated, evidence = _annotation_pairs(index, host, devices, settings, book, trees)
         written = [s for s in sites if s.host is host]
         if written:  # built in the audited paths: the annotation is not used
             found, problems, why_not = _pairs_at_sites(host, written, annotated, evidence, devices)
@@ -421,7 +447,9 @@ def catalog(
             )
     dropped = {id(cls) for cls, _ in not_hosts}
     hosts = [h for h in hosts if id(h) not in dropped]
-    return PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts, sorted(searched))
+    found = PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts, sorted(searched))
+    found.roles = book
+    return found
 
 
 def evaluate_pairs(pools: PoolCatalog, evaluator) -> list[tuple[Pair, Evaluation]]:

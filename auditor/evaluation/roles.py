@@ -1,0 +1,184 @@
+"""Which constructor parameter of each pool counts tokens, layers, or receives the device pool.
+
+The rule pack names them (`size`, `layer_num`, `device_pool`) and those names win. A class the
+names do not describe is read for what it does (behaviour.py): a concrete class allocating per
+layer and per token from its parameters is a device pool, with the parameters the shapes say;
+a class taking such a pool (a parameter annotated with its class or a base of it, or an
+untyped one whose buffers it reads) may be its host mirror (pairing.py still asks that it
+allocate buffers of the device's names). Engine-neutral: nothing here knows an engine's names.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from auditor.evaluation.matrix import parameter_names
+from auditor.frontend.behaviour import (
+    Facts,
+    Roles,
+    constructor,
+    dtype_constants,
+    infer_roles,
+    methods_of,
+    params_of,
+    read_facts,
+)
+from auditor.frontend.index import ClassInfo, ProjectIndex
+from auditor.frontend.scope import class_node, cpython_tree
+from auditor.settings import Settings
+
+
+@dataclass(frozen=True)
+class HostRole:
+    """The parameter a host mirror receives its device pool by, and how that was seen."""
+
+    parameter: str
+    annotation: str | None  # the class name it is annotated with, if any
+    reads: frozenset[str]  # attributes read off it (`gpu_pool.k_cache`)
+
+
+class RoleBook:
+    """Per class: the token, layer and device-pool parameters, by name or by behaviour."""
+
+    def __init__(self, index: ProjectIndex, settings: Settings, trees: dict | None = None):
+        self.index = index
+        self.settings = settings
+        self.trees = trees if trees is not None else {}
+        self._facts: dict[int, Facts | None] = {}
+        self._roles: dict[int, Roles | None] = {}
+        self.hosts: dict[int, HostRole] = {}  # filled by pairing for hosts seen by behaviour
+
+    def facts(self, cls: ClassInfo) -> Facts | None:
+        """What the class's methods (its MRO) do with its constructor's parameters."""
+        if id(cls) not in self._facts:
+            self._facts[id(cls)] = self._read(cls)
+        return self._facts[id(cls)]
+
+    def _read(self, cls: ClassInfo) -> Facts | None:
+        init = cls.find_method("__init__")
+        owner = init.owner if init is not None and init.owner is not None else None
+        if owner is None:
+            return None
+        functions: list[ast.AST] = []
+        params = None
+        dtype_names: frozenset[str] = frozenset()
+        for klass in cls.mro():
+            tree = cpython_tree(klass.module, self.trees)
+            node = class_node(tree, klass) if tree is not None else None
+            if node is None:
+                continue
+            functions.extend(methods_of(node))
+            dtype_names |= dtype_constants(tree)
+            if klass is owner:
+                found = constructor(node)
+                params = params_of(found) if found is not None else None
+        if params is None:
+            return None
+        return read_facts(functions, params, dtype_names)
+
+    def named_device(self, cls: ClassInfo) -> bool:
+        names = parameter_names(cls)
+        settings = self.settings
+        return any(n in settings.token_params for n in names) and any(
+            n in settings.layer_params for n in names
+        )
+
+    def named(self, cls: ClassInfo) -> bool:
+        """Does the pack's naming describe this class (a device, host or record host)?"""
+        names = parameter_names(cls)
+        settings = self.settings
+        return self.named_device(cls) or any(
+            n in settings.device_pool_params or n in settings.buffer_info_params for n in names
+        )
+
+    def inferred(self, cls: ClassInfo) -> Roles | None:
+        """Roles read off the shapes, for a class the pack's names do not describe: a device
+        pool's token and layer counts, or a host mirror's (seen by behaviour) token count."""
+        if id(cls) not in self._roles:
+            roles = None
+            facts = self.facts(cls) if not self.named(cls) else None
+            if facts is not None:
+                host = self.hosts.get(id(cls))
+                roles = infer_roles(
+                    facts,
+                    frozenset(self.settings.token_params),
+                    frozenset(self.settings.layer_params),
+                    layers_from=host.parameter if host is not None else None,
+                )
+            self._roles[id(cls)] = roles
+        return self._roles[id(cls)]
+
+    def add_host(self, cls: ClassInfo, role: HostRole) -> None:
+        """A class seen to mirror a device pool: its roles are a host's from now on."""
+        self.hosts[id(cls)] = role
+        self._roles.pop(id(cls), None)
+
+    def tokens(self, cls: ClassInfo | None) -> list[str]:
+        """The token-count parameters (and, for a host computing its own, the attribute)."""
+        names = list(self.settings.token_params)
+        roles = self.inferred(cls) if cls is not None else None
+        if roles is not None:
+            names += [n for n in (roles.tokens, roles.count_attribute) if n and n not in names]
+        return names
+
+    def layers(self, cls: ClassInfo | None) -> list[str]:
+        names = list(self.settings.layer_params)
+        if cls is None or id(cls) in self.hosts:  # a host's layer count is its device's
+            return names
+        roles = self.inferred(cls)
+        return names + [roles.layers] if roles is not None else names
+
+    def block(self, cls: ClassInfo | None) -> str | None:
+        roles = self.inferred(cls) if cls is not None else None
+        return roles.block if roles is not None else None
+
+    def device_params(self, cls: ClassInfo | None) -> list[str]:
+        names = list(self.settings.device_pool_params)
+        host = self.hosts.get(id(cls)) if cls is not None else None
+        return names + [host.parameter] if host is not None else names
+
+    def fixed(self, cls: ClassInfo) -> set[str]:
+        """Parameters that are never config dimensions of this class."""
+        return (
+            set(self.tokens(cls))
+            | set(self.layers(cls))
+            | set(self.device_params(cls))
+            | set(self.settings.buffer_info_params)
+        )
+
+    def key(self, *classes: ClassInfo | None) -> list:
+        """What the roles of these classes are, for cache keys (they depend on other files)."""
+        return [
+            [self.tokens(c), self.layers(c), self.block(c), self.device_params(c)]
+            for c in classes
+            if c is not None
+        ]
+
+    def find_host_role(
+        self, cls: ClassInfo, devices: list[ClassInfo], device_buffers: set[str]
+    ) -> HostRole | None:
+        """The parameter by which a class not named a host receives one of these device pools:
+        annotated with a device class or a base of one, or untyped with a device's buffers
+        read off it."""
+        facts = self.facts(cls)
+        if facts is None:
+            return None
+        init = cls.find_method("__init__")
+        owner = init.owner if init is not None and init.owner is not None else cls
+        device_ids = {id(d) for d in devices}
+        for name, param in facts.params.items():
+            if name in facts.called:  # a class or a factory, not a pool
+                continue
+            reads = frozenset(facts.read_attributes.get(name, ()))
+            if param.annotation is not None:
+                for word in re.findall(r"[A-Za-z_][\w.]*", param.annotation):
+                    found = self.index.resolve_static(owner.module, word)
+                    if isinstance(found, ClassInfo) and any(
+                        id(c) in device_ids for c in self.index.all_subclasses(found)
+                    ):
+                        return HostRole(name, word, reads)
+            elif reads & device_buffers:
+                return HostRole(name, None, reads)
+        return None

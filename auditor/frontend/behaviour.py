@@ -1,0 +1,545 @@
+"""What a class does with its constructor parameters, read from CPython's syntax tree alone.
+
+Code written by other teams names the token and layer counts as it likes (`num_tokens`,
+`capacity`, `num_blocks`, `n_layers`): a pool is recognised by what it allocates. The methods of
+a class (its MRO's, given in order) are read once: which constructor parameters each name and
+`self.` attribute is computed from (a flow over assignments), the torch allocations and their
+shapes, the `range(...)` of the comprehensions and loops they sit in (a per-layer list), the
+parameters compared with literals in tests that decide an allocation (flags), and those passed
+as `dtype=` or compared with torch dtypes. Names only break ties: the evidence is the shapes.
+
+Pure `ast`: used by the per-file outline (parse.py, in worker processes, where no rule pack is
+known) and by pairing (with the pack's names as hints).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+ALLOCATORS = frozenset(
+    {"zeros", "empty", "ones", "full", "randn", "rand", "empty_strided", "randint", "tensor"}
+)
+# names that say "a count of tokens" / "of layers" / "tokens per block"; hints for ties only
+_TOKEN_HINT = re.compile(
+    r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|entries$|(pool|cache|buffer)_size$)"
+)
+_LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
+_BLOCK_HINT = re.compile(r"((block|page)_(size|len|length)$|^tokens_per_(block|page)$)")
+_COUNT_TYPES = {"int", "Optional[int]", "int | None", "None | int"}
+
+
+# A torch allocation per layer (pools are recognised by what they allocate): in a
+# list comprehension over `range(...)`, appended in a loop, with a first dimension that names
+# layers, or with four dimensions or more written out (a slab with a leading layer dimension,
+# `(depth, 2, tokens, heads, dim)`). Narrow on purpose: most model files allocate tensors in
+# an `__init__` (0.5.23: 60 files match, 506 call a torch allocator).
+_ALLOC = rb"torch\.(?:zeros|empty|ones|full|randn|rand|empty_strided|randint|tensor)\s*\("
+PER_LAYER_BYTES = re.compile(
+    rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
+    rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*[\w.]*(?i:layer|depth)"
+    rb"|" + _ALLOC + rb"\s*\(?\s*[\w.]+\s*,\s*[\w.]+\s*,\s*[\w.]+\s*,\s*[\w.]+\s*[,)]",
+    re.DOTALL,
+)
+ALLOCATION_BYTES = re.compile(_ALLOC)  # any torch allocation
+# The outline (outline_facts) says a class allocates like a pool only in a file these bytes
+# match: the pre-filter then checks every file the outline would keep.
+
+
+@dataclass(frozen=True)
+class Param:
+    """A constructor parameter as the syntax gives it."""
+
+    name: str
+    annotation: str | None  # source text (`int`, `torch.dtype`, `KVPool`)
+    default: str | None  # source text, None when it has none
+
+
+@dataclass
+class Facts:
+    """What the methods of a class do with its constructor parameters."""
+
+    params: dict[str, Param]
+    # one entry per allocation: the parameters each dimension of its shape depends on
+    shapes: list[list[frozenset[str]]] = field(default_factory=list)
+    shape_keys: list[list[str | None]] = field(default_factory=list)  # `n` / `self.n` per dim
+    per_layer: set[str] = field(default_factory=set)  # in `range(...)` around an allocation
+    per_item: set[str] = field(default_factory=set)  # iterated over around one (`for _ in p.x`)
+    flags: dict[str, list[object]] = field(default_factory=dict)  # param: literals compared
+    dtype_params: set[str] = field(default_factory=set)  # passed as dtype=, compared to dtypes
+    numeric: set[str] = field(default_factory=set)  # in arithmetic, shapes or ranges
+    read_attributes: dict[str, set[str]] = field(default_factory=dict)  # param: `p.x` names
+    dtype_names: frozenset[str] = frozenset()  # module constants holding torch dtypes
+    called: set[str] = field(default_factory=set)  # parameters called (classes, factories)
+    allocated: set[str] = field(default_factory=set)  # `self.x` set to torch allocations
+
+
+@dataclass(frozen=True)
+class Roles:
+    """Which parameters count tokens and layers (and tokens per block, for paged pools)."""
+
+    tokens: str | None
+    layers: str
+    block: str | None = None
+    evidence: str = ""
+    count_attribute: str | None = None  # a host's own token count, `self.<this>`
+
+
+def params_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Param]:
+    """The parameters of a constructor, `self` left out."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
+    defaults += list(arguments.defaults)
+    pairs = list(zip(positional, defaults)) + list(zip(arguments.kwonlyargs, arguments.kw_defaults))
+    found = []
+    for argument, default in pairs:
+        annotation = ast.unparse(argument.annotation) if argument.annotation else None
+        found.append(
+            Param(argument.arg, annotation, ast.unparse(default) if default is not None else None)
+        )
+    return found[1:] if found and found[0].name in ("self", "cls") else found
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def _is_allocation(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    name = _dotted(node.func) or ""
+    head, _, last = name.rpartition(".")
+    return head == "torch" and last in ALLOCATORS
+
+
+def _shape_of(call: ast.Call) -> list[ast.expr]:
+    keyword = next((k.value for k in call.keywords if k.arg in ("size", "shape")), None)
+    if keyword is not None:
+        return list(keyword.elts) if isinstance(keyword, (ast.Tuple, ast.List)) else [keyword]
+    args = list(call.args)
+    if not args:
+        return []
+    if isinstance(args[0], (ast.Tuple, ast.List)):
+        return list(args[0].elts)
+    name = _dotted(call.func) or ""
+    if name.endswith(("full", "empty_strided")):
+        return args[:1]
+    if name.endswith("randint"):
+        return args[-1:]
+    return [a for a in args if not isinstance(a, ast.Starred)]
+
+
+def _key(node: ast.AST) -> str | None:
+    """The flow key of a name or a `self.x` attribute."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    ):
+        return "self." + node.attr
+    return None
+
+
+def _attribute_key(node: ast.AST) -> str | None:
+    """`.x` for an attribute of another object (`gpu_cache.block_size`)."""
+    return "." + node.attr if isinstance(node, ast.Attribute) else None
+
+
+class _Flow:
+    """Which parameters each local name and `self.` attribute is computed from."""
+
+    def __init__(self, params: dict[str, Param], functions: list[ast.AST]) -> None:
+        self.params = params
+        self.sources: dict[str, set[str]] = {name: {name} for name in params}
+        self.aliases: dict[str, set[str]] = {name: {name} for name in params}  # plain copies
+        self.tuples: dict[str, list[ast.expr]] = {}  # `shape = (a, b, c)`: a shape named
+        assignments = []
+        for function in functions:
+            for node in ast.walk(function):
+                if isinstance(node, ast.Assign):
+                    assignments.extend((t, node.value) for t in node.targets)
+                elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+                    assignments.append((node.target, node.value))
+        for _ in range(3):  # a few rounds reach attributes set from attributes
+            for target, value in assignments:
+                keys = (
+                    [_key(t) for t in ast.walk(target)]
+                    if isinstance(target, ast.Tuple)
+                    else [_key(target)]
+                )
+                depends = self.of(value)
+                copied = self.copied(value)
+                if isinstance(value, ast.Tuple) and len(keys) == 1 and keys[0] is not None:
+                    self.tuples.setdefault(keys[0], list(value.elts))
+                for key in keys:
+                    if key is None or key in params:
+                        continue
+                    self.sources.setdefault(key, set()).update(depends)
+                    if copied:
+                        self.aliases.setdefault(key, set()).update(copied)
+
+    def of(self, node: ast.AST | None) -> set[str]:
+        found: set[str] = set()
+        if node is None:
+            return found
+        for part in ast.walk(node):
+            key = _key(part)
+            if key is not None and key in self.sources:
+                found |= self.sources[key]
+        return found
+
+    def copied(self, node: ast.AST) -> set[str]:
+        """Parameters a value is a plain copy of (`x`, `self.x`, `a if c else b`, `x or y`)."""
+        if isinstance(node, ast.IfExp):
+            return self.copied(node.body) | self.copied(node.orelse)
+        if isinstance(node, ast.BoolOp):
+            return set().union(*(self.copied(v) for v in node.values))
+        key = _key(node)
+        return set(self.aliases.get(key, ())) if key is not None else set()
+
+
+def _literal(node: ast.AST) -> tuple[bool, object]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, str, int)):
+        return True, node.value
+    return False, None
+
+
+def _is_torch_dtype(node: ast.AST) -> bool:
+    name = _dotted(node) or ""
+    return name.startswith("torch.") and name.count(".") == 1 and name[6:] not in ALLOCATORS
+
+
+def _allocates(block: list[ast.stmt]) -> bool:
+    """Does a block allocate a tensor or set a buffer-like attribute?"""
+    for statement in block:
+        for node in ast.walk(statement):
+            if _is_allocation(node):
+                return True
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    key = _key(target) or ""
+                    if key.startswith("self.") and ("buf" in key or "cache" in key):
+                        return True
+    return False
+
+
+def dtype_constants(tree: ast.Module) -> frozenset[str]:
+    """Module-level names bound to torch dtypes or tuples of them (`FP8 = (torch.float8_e4m3fn,
+    torch.float8_e5m2)`): comparing with one is comparing with torch dtypes."""
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            items = value.elts if isinstance(value, (ast.Tuple, ast.List, ast.Set)) else [value]
+            if isinstance(target, ast.Name) and items and all(_is_torch_dtype(i) for i in items):
+                found.add(target.id)
+    return frozenset(found)
+
+
+def read_facts(
+    functions: list[ast.AST], params: list[Param], dtype_names: frozenset[str] = frozenset()
+) -> Facts:
+    """The facts of a class from its methods (`functions`) and constructor parameters;
+    `dtype_names`: module constants holding torch dtypes (dtype_constants)."""
+    by_name = {p.name: p for p in params}
+    flow = _Flow(by_name, functions)
+    facts = Facts(by_name)
+    facts.dtype_names = dtype_names
+    for function in functions:
+        _visit(function, flow, facts, [])
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                if any(_is_allocation(n) for n in ast.walk(node.value)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    facts.allocated |= {
+                        k[5:] for t in targets if (k := _key(t) or "").startswith("self.")
+                    }
+            elif (  # self.x.append(torch.zeros(...))
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "append"
+                and (_key(node.func.value) or "").startswith("self.")
+                and any(_is_allocation(n) for a in node.args for n in ast.walk(a))
+            ):
+                facts.allocated.add((_key(node.func.value) or "")[5:])
+    return facts
+
+
+def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> None:
+    """Walk a method, keeping the parameters of the `range(...)` loops around each node."""
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        inner = list(ranges)
+        for generator in node.generators:
+            inner.append(_range_params(generator.iter, flow, facts))
+        _visit(node.elt, flow, facts, inner)
+        return
+    if isinstance(node, ast.For):
+        inner = ranges + [_range_params(node.iter, flow, facts)]
+        for child in node.body:
+            _visit(child, flow, facts, inner)
+        for child in node.orelse:
+            _visit(child, flow, facts, ranges)
+        return
+    if isinstance(node, ast.If):
+        _note_flag(node.test, node.body, node.orelse, flow, facts)
+    if isinstance(node, ast.IfExp):
+        _note_flag(node.test, [ast.Expr(node.body)], [ast.Expr(node.orelse)], flow, facts)
+    if isinstance(node, ast.Call):
+        _note_call(node, flow, facts, ranges)
+    if isinstance(node, ast.BinOp):
+        facts.numeric |= flow.of(node.left) | flow.of(node.right)
+    if isinstance(node, ast.Compare):
+        _note_dtype_compare(node, flow, facts)
+    if isinstance(node, ast.Attribute):
+        for name in flow.copied(node.value):  # `p.x`, or `self.p.x` after `self.p = p`
+            facts.read_attributes.setdefault(name, set()).add(node.attr)
+    for child in ast.iter_child_nodes(node):
+        _visit(child, flow, facts, ranges)
+
+
+def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
+    """The parameters a loop's `range(...)` depends on; a loop over an object's attribute
+    (`for _ in gpu_cache.key_cache`: a mirror's per-layer loop) is noted in `per_item`."""
+    if isinstance(node, ast.Call) and _dotted(node.func) == "range" and node.args:
+        found = flow.of(node.args[-1] if len(node.args) < 3 else node.args[1])
+        if len(node.args) >= 2:
+            found |= flow.of(node.args[0])
+        return found
+    if isinstance(node, ast.Attribute):
+        facts.per_item |= flow.of(node)
+        return {"." + name for name in flow.of(node)}  # marks the loop, never a parameter
+    return set()
+
+
+def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> None:
+    facts.called |= flow.copied(call.func)
+    for keyword in call.keywords:
+        if keyword.arg == "dtype":
+            facts.dtype_params |= flow.copied(keyword.value)
+    if _dotted(call.func) == "range":
+        facts.numeric |= set().union(*(flow.of(a) for a in call.args)) if call.args else set()
+    if not _is_allocation(call):
+        return
+    shape = _shape_of(call)
+    if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
+        shape = flow.tuples[_key(shape[0]) or ""]
+    dims = [frozenset(flow.of(d)) for d in shape]
+    facts.shapes.append(dims)
+    facts.shape_keys.append([_key(d) or _attribute_key(d) for d in shape])
+    for dim in dims:
+        facts.numeric |= dim
+    for around in ranges:
+        facts.per_layer |= {n for n in around if not n.startswith(".")}
+        facts.per_item |= {n[1:] for n in around if n.startswith(".")}
+
+
+def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Facts) -> None:
+    """A parameter tested against literals (or for truth) where a branch allocates."""
+    if not (_allocates(body) or _allocates(orelse)):
+        return
+    for part in ast.walk(test):
+        if isinstance(part, ast.Compare) and len(part.ops) == 1:
+            left, right = part.left, part.comparators[0]
+            for subject, other in ((left, right), (right, left)):
+                found, value = _literal(other)
+                names = flow.copied(subject)
+                if found and names:
+                    for name in names:
+                        facts.flags.setdefault(name, []).append(value)
+                elif isinstance(other, (ast.Tuple, ast.List, ast.Set)) and names:
+                    for item in other.elts:
+                        found, value = _literal(item)
+                        if found:
+                            for name in names:
+                                facts.flags.setdefault(name, []).append(value)
+    subjects = [test.operand] if isinstance(test, ast.UnaryOp) else [test]
+    if isinstance(test, ast.BoolOp):
+        subjects = [v.operand if isinstance(v, ast.UnaryOp) else v for v in test.values]
+    for subject in subjects:
+        for name in flow.copied(subject):
+            facts.flags.setdefault(name, []).append(True)
+
+
+def _note_dtype_compare(node: ast.Compare, flow: _Flow, facts: Facts) -> None:
+    sides = [node.left, *node.comparators]
+    named = facts.dtype_names
+    if any(_is_torch_dtype(s) or (isinstance(s, ast.Name) and s.id in named) for s in sides) or any(
+        isinstance(s, (ast.Tuple, ast.List, ast.Set)) and any(_is_torch_dtype(e) for e in s.elts)
+        for s in sides
+    ):
+        for side in sides:
+            facts.dtype_params |= flow.copied(side)
+
+
+def _count_like(param: Param, facts: Facts) -> bool:
+    """Could this parameter hold a count (an int, or not annotated and no attribute of it is
+    read)?"""
+    if param.name in facts.read_attributes:
+        return False
+    if param.annotation is None:
+        return param.default is None or re.fullmatch(r"-?\d+|None", param.default) is not None
+    return param.annotation.replace(" ", "") in {t.replace(" ", "") for t in _COUNT_TYPES}
+
+
+def infer_roles(
+    facts: Facts,
+    token_hints: frozenset[str] = frozenset(),
+    layer_hints: frozenset[str] = frozenset(),
+    layers_from: str | None = None,
+) -> Roles | None:
+    """Which parameters count tokens and layers, from the shapes; None if the class does not
+    allocate per layer and per token from its parameters. The hints (a rule pack's names)
+    break ties, and so do names that say "layers" / "tokens"; they never make a count alone.
+    `layers_from`: a host mirror's device-pool parameter, which gives it its layer count (only
+    its token count is sought)."""
+    counts = {n for n, p in facts.params.items() if _count_like(p, facts)}
+    if layers_from is not None:
+        counts.discard(layers_from)
+        return _tokens_along(facts, counts, layers_from, token_hints)
+    layer_votes: dict[str, int] = {}
+    for name in facts.per_layer & counts:
+        layer_votes[name] = layer_votes.get(name, 0) + 3
+    leading = {next(iter(d[0])) for d in facts.shapes if len(d) >= 3 and len(d[0]) == 1}
+    for name in leading & counts:  # once: a leading dimension alone needs a name saying layers
+        layer_votes[name] = layer_votes.get(name, 0) + 1
+    for name in layer_votes:
+        if name in layer_hints or _LAYER_HINT.search(name):
+            layer_votes[name] += 2
+    layers = _best(layer_votes, needed=2)
+    if layers is None:
+        return None
+    return _tokens_along(facts, counts, layers, token_hints)
+
+
+def _tokens_along(
+    facts: Facts, counts: set[str], layers: str, token_hints: frozenset[str]
+) -> Roles | None:
+    """The token count: the leading dimension, after the layers, of per-layer allocations."""
+    token_votes: dict[str, int] = {}
+    block_candidates: set[str] = set()
+    attributes: set[str] = set()  # `self.x` leading dimensions (a host's own count)
+    for dims, keys in zip(facts.shapes, facts.shape_keys):
+        rest = [(d, k) for d, k in zip(dims, keys) if layers not in d or k is not None]
+        rest = [(d, k) for d, k in rest if not (len(d) == 1 and layers in d)]
+        if len(rest) == len(dims) and layers not in facts.per_layer | facts.per_item:
+            continue  # neither per layer nor with a layer dimension
+        first = next(((d, k) for d, k in rest if d), None)
+        if first is not None and first[1] is not None and first[1].startswith("self."):
+            attributes.add(first[1].removeprefix("self."))
+        rest = [d for d, _ in rest]
+        leading = next((d for d in rest if d & counts), None)
+        if leading is None:
+            continue
+        for name in leading & counts:
+            token_votes[name] = token_votes.get(name, 0) + 2
+        for dim in rest:
+            block_candidates |= {n for n in dim & counts if _BLOCK_HINT.search(n)}
+        for key in keys:  # tokens per block read off an object: `gpu_cache.block_size`
+            attribute = (key or "").rpartition(".")[2]
+            if key and "." in key and _BLOCK_HINT.search(attribute):
+                block_candidates.add(attribute)
+    for name in token_votes:
+        if name in token_hints or _TOKEN_HINT.search(name):
+            token_votes[name] += 2
+        if facts.params[name].default is None:
+            token_votes[name] += 1
+    tokens = _best(token_votes, needed=3)
+    if tokens is None and len(attributes) == 1 and layers in facts.params:
+        if layers not in counts:  # a host: its own count, computed from its device
+            (attribute,) = attributes
+            return Roles(None, layers, None, f"tokens along self.{attribute}", attribute)
+    if tokens is None or tokens == layers:
+        return None
+    block = None
+    if not _BLOCK_HINT.search(tokens) and re.search(r"(block|page)s$", tokens):
+        block = min(block_candidates - {tokens}, default=None)
+    kind = "a per-layer list" if layers in facts.per_layer else "a leading layer dimension"
+    evidence = f"{kind} over {layers}, tokens along {tokens}"
+    if block is not None:
+        evidence += f" (blocks of {block} tokens)"
+    return Roles(tokens, layers, block, evidence)
+
+
+def _best(votes: dict[str, int], needed: int) -> str | None:
+    """The single best-voted name with at least `needed` votes, else None (a tie says nothing)."""
+    ranked = sorted(votes.items(), key=lambda item: (-item[1], item[0]))
+    if not ranked or ranked[0][1] < needed:
+        return None
+    if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+        return None
+    return ranked[0][0]
+
+
+def methods_of(node: ast.ClassDef) -> list[ast.AST]:
+    """The functions defined in a class body (any depth outside nested classes)."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.append(item)
+        elif not isinstance(item, ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(item))
+    return found
+
+
+def constructor(node: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    return next(
+        (
+            m
+            for m in node.body
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == "__init__"
+        ),
+        None,
+    )
+
+
+UNTYPED_MIRROR = "?"  # in mirrored_names: an untyped parameter whose buffers the class reads
+
+
+def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[bool, frozenset[str]]:
+    """For the per-file outline: does this class alone allocate like a pool (per layer and per
+    token from its own constructor's parameters), and, if it allocates tensors, the names its
+    constructor's parameters are annotated with (it may mirror a pool of one of those names;
+    `UNTYPED_MIRROR` if an untyped parameter's buffer-like attributes are read). Without
+    `per_layer_bytes` (its file's bytes match PER_LAYER_BYTES), neither the first nor
+    `UNTYPED_MIRROR`: what the pre-filter does not check up front, the outline must not keep."""
+    init = constructor(node)
+    if init is None or not any(_is_allocation(n) for n in ast.walk(node)):
+        return False, frozenset()
+    params = params_of(init)
+    facts = read_facts(methods_of(node), params)
+    if per_layer_bytes and infer_roles(facts) is not None:
+        return True, frozenset()
+    names: set[str] = set()
+    for argument in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs):
+        if argument.annotation is not None:
+            for part in ast.walk(argument.annotation):
+                if isinstance(part, ast.Name):
+                    names.add(part.id)
+                elif isinstance(part, ast.Attribute):
+                    names.add(part.attr)
+                elif isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    names.update(re.findall(r"\w+", part.value))
+        elif per_layer_bytes and any(
+            _BUFFER_WORD.search(a) for a in facts.read_attributes.get(argument.arg, ())
+        ):
+            names.add(UNTYPED_MIRROR)
+    return False, frozenset(names - _NOT_CLASSES)
+
+
+# names an annotation holds that are never a pool class of the audited tree
+_NOT_CLASSES = frozenset(
+    "int float str bool bytes None list dict tuple set object type Any Optional List Dict Tuple "
+    "Union Sequence Callable Iterable Mapping Literal torch dtype device Tensor typing".split()
+)
+_BUFFER_WORD = re.compile(r"(buffer|_buf$|cache$|_pool$)")

@@ -1,0 +1,172 @@
+"""Pools recognised by what they allocate (behaviour.py, roles.py), with no configuration."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from helpers import write_tree
+
+from auditor.frontend.behaviour import constructor, infer_roles, methods_of, params_of, read_facts
+from auditor.frontend.parse import outline, outline_as_json, outline_from_json
+from auditor.frontend.prefilter import may_define_pools
+from auditor.pipeline import audit
+from auditor.settings import load_settings
+
+
+def roles_of(source: str):
+    node = ast.parse(textwrap.dedent(source)).body[-1]
+    assert isinstance(node, ast.ClassDef)
+    return infer_roles(read_facts(methods_of(node), params_of(constructor(node))))
+
+
+def test_counts_are_read_off_the_shapes_not_the_names():
+    roles = roles_of(
+        """
+        class Cache:
+            def __init__(self, slots: int, depth: int, width: int = 64):
+                self.rows = [torch.zeros((slots, width)) for _ in range(depth)]
+        """
+    )
+    assert (roles.tokens, roles.layers) == ("slots", "depth")
+    leading = roles_of(
+        """
+        class Slab:
+            def __init__(self, n_layers, capacity, heads=8, dim=64):
+                self.kv = torch.empty((n_layers, 2, capacity, heads, dim))
+        """
+    )
+    assert (leading.tokens, leading.layers) == ("capacity", "n_layers")
+
+
+def test_a_tie_says_nothing():
+    """Two counts in the leading dimension, neither named like one: no guess."""
+    assert (
+        roles_of(
+            """
+            class Grid:
+                def __init__(self, a: int, b: int, n: int):
+                    self.cells = [torch.zeros((a * b, 4)) for _ in range(n)]
+            """
+        )
+        is None
+    )
+
+
+def test_no_per_layer_allocation_is_no_pool():
+    assert (
+        roles_of(
+            """
+            class Table:
+                def __init__(self, num_tokens: int, width: int):
+                    self.rows = torch.zeros((num_tokens, width))
+            """
+        )
+        is None
+    )
+
+
+def test_paged_pools_count_tokens_per_block():
+    roles = roles_of(
+        """
+        class Paged:
+            def __init__(self, num_blocks: int, block_size: int, num_layers: int):
+                shape = (num_blocks, block_size, 8, 64)
+                self.k = [torch.empty(shape) for _ in range(num_layers)]
+        """
+    )
+    assert (roles.tokens, roles.block) == ("num_blocks", "block_size")
+
+
+def test_the_outline_keeps_what_behaviour_says(tmp_path: Path):
+    tree = ast.parse(
+        textwrap.dedent(
+            """
+            class Pool:
+                def __init__(self, num_tokens: int, num_layers: int):
+                    self.kv = [torch.zeros((num_tokens, 8)) for _ in range(num_layers)]
+
+            class Mirror:
+                def __init__(self, pool: "Pool", slots: int = 4):
+                    self.kv = [torch.zeros((slots, 8)) for _ in range(pool.num_layers)]
+
+            class Model:
+                def __init__(self, hidden: int):
+                    self.weight = torch.empty((hidden, hidden))
+            """
+        )
+    )
+    shape = outline(tree)
+    pool, mirror, model = shape.classes
+    assert pool.behaves and not mirror.behaves and "Pool" in mirror.mirrors
+    assert not model.behaves and not model.mirrors  # no parameter annotated with a class
+    assert outline_from_json(outline_as_json(shape)) == shape
+
+
+def test_the_pre_filter_keeps_per_layer_allocations_only():
+    words = [b"layer_num"]
+    per_layer = b"def __init__(self, n):\n    self.k = [torch.zeros(n, 4) for _ in range(n)]\n"
+    slab = b"def __init__(self, n, t):\n    self.k = torch.empty((n, 2, t, 8, 64))\n"
+    model = b"def __init__(self, h):\n    self.w = torch.empty((h, h))\n"
+    assert may_define_pools(per_layer, words) and may_define_pools(slab, words)
+    assert not may_define_pools(model, words)
+
+
+DEVICE = """
+    import torch
+
+
+    class KV:
+        def __init__(self, num_tokens: int, num_layers: int, heads: int):
+            self.heads = heads
+            self.kv = [torch.zeros((num_tokens, heads, 64)) for _ in range(num_layers)]
+"""
+
+
+def test_a_free_parameter_that_changes_the_figure_is_unresolved_and_named(tmp_path: Path):
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/kv.py": DEVICE})
+    result = audit([tmp_path], load_settings(None))
+    [device] = result.catalog.devices
+    assert device.name == "KV"
+    reasons = [u.unknown.reason for u in result.unresolved]
+    assert reasons and all("depend on heads" in r for r in reasons), reasons
+    assert result.findings == []
+
+
+def test_a_class_calling_what_it_takes_is_no_mirror(tmp_path: Path):
+    """A wrapper given a pool class to build (a factory) holds sub-pools, not mirrors."""
+    wrapper = """
+        import torch
+
+        from pkg.kv import KV
+
+
+        class Wrapper:
+            def __init__(self, n: int, pool_class: KV):
+                self.inner = pool_class(n, 2, 8)
+                self.kv = [torch.zeros((n, 8, 64)) for _ in range(2)]
+    """
+    write_tree(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/kv.py": DEVICE, "pkg/wrapper.py": wrapper},
+    )
+    result = audit([tmp_path], load_settings(None))
+    assert result.catalog.hosts == [] and result.catalog.pairs == []
+
+
+def test_configured_names_still_win(tmp_path: Path):
+    """A class the pack's names describe is not read for its behaviour."""
+    source = """
+        import torch
+
+
+        class Pool:
+            def __init__(self, size: int, layer_num: int, slots: int):
+                self.kv = [torch.zeros((slots, 8)) for _ in range(layer_num)]
+    """
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pool.py": source})
+    result = audit([tmp_path], load_settings(None))
+    assert result.catalog.roles.tokens(result.catalog.devices[0]) == list(
+        load_settings(None).token_params
+    )
