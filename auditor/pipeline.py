@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from auditor import dtypes
 from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
 from auditor.checks.findings import Finding
 from auditor.checks.suppressions import SuppressionIndex, scan
@@ -279,7 +280,10 @@ def audit(
     parsed = _modules(files, facts, result)
     result.files_found = len(sources)
     late_errors: list[FileError] = []
-    index = _RecordingIndex(parsed, may_define_pools(parsed, settings), late_errors.append)
+    candidates = may_define_pools(parsed, settings)
+    if candidates:  # torch's dtype facts: stored, or read by a child while this one parses
+        dtypes.start_reading(cache)
+    index = _RecordingIndex(parsed, candidates, late_errors.append)
     pools = catalog(index, settings, parsed)
     result.catalog = pools
     evaluations_key = key_of("evaluation", base_key, [[s.module, str(s.path)] for s in sources])
@@ -368,6 +372,7 @@ def audit(
             u.unknown.reason,
         ),
     )
+    dtypes.stop_reading()  # a child still reading facts no pool needed
     result.seconds = time.perf_counter() - started
     if cache.enabled:
         try:
