@@ -11,6 +11,7 @@ import dataclasses
 import time
 from pathlib import Path
 
+from auditor import dtypes
 from auditor.checks import CheckContext, run_checks
 from auditor.checks.findings import Finding
 from auditor.checks.suppressions import SuppressionIndex, scan
@@ -79,7 +80,10 @@ def run(
     """The stages proper, over files already read: index -> catalog -> evaluations -> checks."""
     parsed, errors = modules(project.files, project.facts)
     late_errors: list[FileError] = []  # files libcst rejected when first needed
-    index = store.index(parsed, outline_rule(parsed, pool_words(settings)), late_errors.append)
+    candidates = outline_rule(parsed, pool_words(settings))
+    if candidates:  # torch's dtype facts: stored, or read by a child while this one parses
+        dtypes.start_reading(store.cache)
+    index = store.index(parsed, candidates, late_errors.append)
     pools = catalog(index, settings, parsed)
     COUNTERS.pools, COUNTERS.pairs = len(pools.devices) + len(pools.hosts), len(pools.pairs)
     evaluator = store.evaluator(
@@ -107,6 +111,7 @@ def run(
         catalog=pools,
     )
     count_files(result, project.sources, parsed, late_errors)
+    dtypes.stop_reading()  # a child still reading facts no pool needed
     return result, parsed
 
 

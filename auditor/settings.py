@@ -120,6 +120,7 @@ class DtypeName:
 
 def _lazy_dtypes(attribute: str) -> property:
     """`Settings.<attribute>` with every DtypeName in it replaced by its torch dtype on read."""
+    from auditor.dtypes import from_torch, is_torch_dtype
 
     def get(self: Settings) -> Any:
         value = self.__dict__[attribute]
@@ -128,6 +129,8 @@ def _lazy_dtypes(attribute: str) -> property:
             for i, item in enumerate(values):
                 if isinstance(item, DtypeName):
                     values[i] = item.resolve()
+                elif is_torch_dtype(item):  # a real torch dtype set in code: the same value
+                    values[i] = from_torch(item)
         return value
 
     def set_(self: Settings, value: Any) -> None:

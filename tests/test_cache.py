@@ -24,7 +24,7 @@ import auditor.incremental.cache
 import auditor.incremental.results
 import auditor.pipeline
 from auditor.cli import main
-from auditor.incremental.cache import CACHE_DIR_NAME, CACHE_ROOT_ENV, Cache, CachedDtype, dump, load
+from auditor.incremental.cache import CACHE_DIR_NAME, CACHE_ROOT_ENV, Cache, dump, load
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -167,7 +167,9 @@ def test_a_fully_warm_run_parses_nothing_with_libcst_and_never_imports_torch(pro
         )
         outputs.append(done)
     cold, warm = outputs
-    assert "RESULT 1 True" in cold.stderr  # the cold run needed torch and libcst
+    # the cold run needed libcst, and torch's dtype facts from a child (never torch here)
+    cold_code, cold_torch, cold_parses = cold.stderr.split("RESULT ")[1].split()[:3]
+    assert (cold_code, cold_torch) == ("1", "False") and int(cold_parses) > 0, cold.stderr
     assert "RESULT 1 False 0" in warm.stderr, warm.stderr
     assert warm.stdout == cold.stdout
 
@@ -502,15 +504,24 @@ def test_round_trip_renders_every_report_byte_for_byte(project):
     assert "libcst" not in json.dumps(stored)
 
 
-def test_dtypes_read_back_without_torch_name_and_compare_like_torch():
+def test_dtypes_read_back_without_facts_are_the_same_values(monkeypatch):
+    """A stored dtype reads back as the interpreter's own value, without asking torch (a warm
+    run reads no facts); once facts are known, a name this torch lacks is not a valid entry."""
     import torch
 
-    from auditor.dtypes import dtype_name, is_dtype
+    from auditor import dtypes
+    from auditor.dtypes import TorchDtype, dtype_name, is_dtype
 
-    stand_in = CachedDtype("bfloat16")
-    assert is_dtype(stand_in) and dtype_name(stand_in) == "bfloat16"
-    assert stand_in == torch.bfloat16 and stand_in != torch.float16
-    assert str(stand_in) == str(torch.bfloat16)
+    monkeypatch.setattr(dtypes, "_state", {})
+    monkeypatch.setattr(dtypes, "start_reading", lambda cache=None: pytest.fail("read facts"))
+    stored = json.loads(json.dumps(dump([TorchDtype("bfloat16")])))
+    (back,) = load(stored)
+    assert back is TorchDtype("bfloat16") and is_dtype(back) and dtype_name(back) == "bfloat16"
+    assert back == torch.bfloat16 and back != torch.float16
+    assert str(back) == str(torch.bfloat16)
+    monkeypatch.setattr(dtypes, "_state", {"facts": dtypes.read_facts(torch)})
+    with pytest.raises(auditor.incremental.cache.InvalidEntry):
+        load(json.loads(json.dumps(stored).replace("bfloat16", "float9")))
 
 
 def test_values_json_cannot_hold_are_not_cached():

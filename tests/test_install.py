@@ -12,7 +12,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers import assert_unknown, evaluate, settings, write_tree
@@ -61,24 +60,13 @@ def test_documented_commands_still_name_the_cpu_build() -> None:
     )
 
 
-class _TorchWithout:
-    """torch as an older release would be: one dtype missing, everything else real."""
-
-    def __init__(self, missing: str) -> None:
-        self._torch = dtypes.torch_module()
-        self._missing = missing
-        self.__version__ = "2.0.1"
-
-    def __getattr__(self, name: str) -> Any:
-        if name == self._missing:
-            raise AttributeError(name)
-        return getattr(self._torch, name)
-
-
 @pytest.fixture
 def old_torch(monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = _TorchWithout("float4_e2m1fn_x2")
-    monkeypatch.setattr(dtypes, "torch_module", lambda: fake)
+    """torch as an older release would be: one dtype missing, everything else real."""
+    real = dtypes.read_facts(dtypes.torch_module())
+    names = {k: v for k, v in real["names"].items() if k != "float4_e2m1fn_x2"}
+    table = {**real, "names": names, "version": "2.0.1"}
+    monkeypatch.setattr(dtypes, "facts", lambda: table)
 
 
 def test_a_dtype_the_installed_torch_lacks_is_unresolved_with_that_reason(

@@ -2,7 +2,8 @@
 
 Only files that may define a pool class are parsed with libcst up front; any other module is
 parsed when a name resolution first needs it. Positions are computed for a module on the first
-read of one of its locations. torch is imported only when a pool needs a dtype.
+read of one of its locations. torch is never imported here: a child reads its dtype facts,
+only when a pool may need them.
 """
 
 from __future__ import annotations
@@ -257,17 +258,27 @@ def test_a_location_first_read_deep_in_the_stack_still_resolves(tmp_path):
     assert on_fresh_stack(lambda: 7) == 7
 
 
-# ---- no torch unless a pool needs it ------------------------------------------------------
+# ---- no torch unless a pool needs it, and then in a child process --------------------------
 
 CHECK_TORCH = """
 import sys
+from auditor import dtypes
 from auditor.cli import main
+started = []
+real = dtypes.subprocess.Popen
+def counting(command, *args, **kwargs):
+    if "-I" in command:  # dtypes' child (not git, which discovery may ask)
+        started.append(command)
+    return real(command, *args, **kwargs)
+dtypes.subprocess.Popen = counting
 code = main(["--isolated", "--no-cache", sys.argv[1]])
+print("facts read by a child:", len(started))
 print("torch imported:", "torch" in sys.modules)
 """
 
 
-def torch_imported(tree: Path) -> bool:
+def torch_imported(tree: Path) -> tuple[bool, int]:
+    """(torch imported by the audit's process, children started to read its dtype facts)."""
     done = subprocess.run(
         [sys.executable, "-c", CHECK_TORCH, str(tree)],
         capture_output=True,
@@ -276,7 +287,8 @@ def torch_imported(tree: Path) -> bool:
         check=False,
     )
     assert done.returncode in (0, 1), done.stderr
-    return done.stdout.strip().splitlines()[-1] == "torch imported: True"
+    lines = done.stdout.strip().splitlines()
+    return lines[-1] == "torch imported: True", int(lines[-2].rsplit(" ", 1)[-1])
 
 
 def test_an_audit_without_pools_never_imports_torch(tmp_path):
@@ -298,7 +310,7 @@ def test_an_audit_without_pools_never_imports_torch(tmp_path):
             """,
         },
     )
-    assert not torch_imported(tree)
+    assert torch_imported(tree) == (False, 0)
     # the console entry too, as `python -X importtime` sees it
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "auditor", "--isolated", str(tree)],
@@ -312,12 +324,13 @@ def test_an_audit_without_pools_never_imports_torch(tmp_path):
     assert "auditor.pipeline" in imported and "torch" not in imported
 
 
-def test_an_audit_with_a_pool_imports_torch(tmp_path):
-    """The check above can fail: a pool's dtypes come from torch itself."""
-    assert torch_imported(INCIDENT)
+def test_an_audit_with_a_pool_reads_torch_in_a_child(tmp_path):
+    """The check above can fail: a pool's dtypes come from torch itself, read by a child
+    process while this one parses."""
+    assert torch_imported(INCIDENT) == (False, 1)
 
 
-def test_loading_settings_does_not_import_torch_but_reading_dtypes_does(tmp_path):
+def test_loading_settings_does_not_import_torch_and_reading_dtypes_asks_a_child(tmp_path):
     config = tmp_path / "pyproject.toml"
     config.write_text(
         "[tool.layout-audit.dtypes]\ndefault = ['bfloat16']\n"
@@ -326,11 +339,12 @@ def test_loading_settings_does_not_import_torch_but_reading_dtypes_does(tmp_path
     script = f"""
 import sys
 from pathlib import Path
+from auditor import dtypes
 from auditor.settings import load_settings
 settings = load_settings(Path({str(config)!r}))
 print("after load:", "torch" in sys.modules)
 print("dtypes:", settings.default_dtypes, settings.matrix["kv_dtype"])
-print("after read:", "torch" in sys.modules)
+print("after read:", "torch" in sys.modules, dtypes.facts_known())
 """
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True
@@ -338,7 +352,7 @@ print("after read:", "torch" in sys.modules)
     assert done.stdout.splitlines() == [
         "after load: False",
         "dtypes: [torch.bfloat16] [torch.float8_e5m2, torch.uint8]",
-        "after read: True",
+        "after read: False True",
     ]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.dtypes import dtype_by_name, dtype_name, is_dtype
+from auditor.dtypes import dtype_by_name, dtype_name, is_dtype, is_torch_dtype
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.environment import flag_dimension, switch_dimension
 from auditor.settings import Settings
@@ -144,11 +144,11 @@ def by_use(name: str, facts: Any, settings: Settings) -> Dimension | None:
 
 
 def describe_value(value: Any) -> str:
-    return dtype_name(value) if is_dtype(value) else str(value)
+    return dtype_name(value) if is_dtype(value) or is_torch_dtype(value) else str(value)
 
 
 def json_value(value: Any) -> Any:
-    return dtype_name(value) if is_dtype(value) else value
+    return dtype_name(value) if is_dtype(value) or is_torch_dtype(value) else value
 
 
 def explore(

@@ -20,14 +20,13 @@ import importlib
 import json
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from auditor import __version__
-from auditor.dtypes import dtype_name, is_dtype
+from auditor import __version__, dtypes
+from auditor.dtypes import dtype_name, is_dtype, is_torch_dtype
 
 CACHE_DIR_NAME = ".layout_audit_cache"
 FORMAT = 1  # bump when the layout of entries changes
@@ -308,31 +307,6 @@ class CachedClass:
         return f"<class {self.qualname}>"
 
 
-class CachedDtype:
-    """A torch dtype read back from the cache without importing torch: it names, prints and
-    compares as the dtype (dtypes.is_dtype and dtype_name accept it)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __str__(self) -> str:
-        return f"torch.{self.name}"
-
-    __repr__ = __str__
-
-    def __eq__(self, other: object) -> bool:
-        return is_dtype(other) and dtype_name(other) == self.name
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
-
-CachedDtype.__name__ = "dtype"  # what dtypes.is_dtype looks for ...
-CachedDtype.__module__ = "torch"  # ... (it never imports torch to ask)
-
-
 class Encoder:
     """Turns a result into JSON-able data. `class_ref(cls)` may name a live class instead of
     storing a stand-in; returning None stores the stand-in."""
@@ -365,7 +339,7 @@ class Encoder:
                     [self.encode(k, depth + 1), self.encode(v, depth + 1)] for k, v in value.items()
                 ]
             }
-        if is_dtype(value):
+        if is_dtype(value) or is_torch_dtype(value):
             return {"$dtype": dtype_name(value)}
         if hasattr(kind, "stored_form"):  # a live object with a stored form (sites.py)
             return self.encode(value.stored_form(), depth + 1)
@@ -465,12 +439,9 @@ class Decoder:
         if tag == "$dtype":
             if not isinstance(body, str) or not body.isidentifier():
                 raise InvalidEntry("dtype")
-            if "torch" in sys.modules:  # already imported: the real dtype
-                real = getattr(sys.modules["torch"], body, None)
-                if not is_dtype(real):
-                    raise InvalidEntry("dtype")
-                return real
-            return CachedDtype(body)
+            if dtypes.facts_known() and dtypes.dtype_by_name(body) != dtypes.TorchDtype(body):
+                raise InvalidEntry("dtype")  # not a dtype of this torch by its own name
+            return dtypes.TorchDtype(body)  # its facts are read when first asked for
         if tag == "$class":
             return self._class(body, depth)
         if tag == "$infeasible":
@@ -549,7 +520,7 @@ def settings_fingerprint(settings: Any) -> Any:
     from auditor.settings import DtypeName
 
     def plain(value: Any) -> Any:
-        if isinstance(value, DtypeName) or is_dtype(value):
+        if isinstance(value, DtypeName) or is_dtype(value) or is_torch_dtype(value):
             name = value.name if isinstance(value, DtypeName) else dtype_name(value)
             return {"dtype": name.removeprefix("torch.")}
         if isinstance(value, dict):

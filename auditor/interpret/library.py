@@ -6,6 +6,7 @@ torch itself. Anything not listed here is Unknown ("call to X outside the audite
 
 from __future__ import annotations
 
+import builtins
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -141,15 +142,14 @@ def _allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor |
                 f"dtype of torch.full() follows an unresolved fill value: {fill.reason}",
                 ctx.location,
             )
-        torch = dtypes.torch_module()
         if isinstance(fill, bool):
-            dtype = torch.bool
+            dtype = dtypes.dtype_by_name("bool")
         elif isinstance(fill, int):
-            dtype = torch.int64
+            dtype = dtypes.dtype_by_name("int64")
         elif isinstance(fill, complex):
-            dtype = torch.complex64
+            dtype = dtypes.dtype_by_name("complex64")
     if dtype is None:
-        dtype = dtypes.torch_module().get_default_dtype()
+        dtype = dtypes.default_dtype()
     if is_unknown(dtype):
         return Unknown(
             f"dtype of the allocation is unresolved: {dtype.reason}", dtype.location or ctx.location
@@ -310,13 +310,15 @@ def _finfo(kind: str) -> Callable:
                 if args and is_unknown(args[0])
                 else ctx.unknown(f"torch.{kind}() of a non-dtype")
             )
-        info_fn = getattr(dtypes.torch_module(), kind)
-        try:
-            info = info_fn(args[0])
-        except TypeError as error:
-            return ctx.unknown(f"torch.{kind}({dtypes.dtype_name(args[0])}): {error}")
-        fields = {"bits": info.bits, "max": info.max, "min": info.min, "dtype": str(info.dtype)}
-        return Record(kind, fields)
+        info = args[0].info(kind)  # what torch.finfo/iinfo gave for it (dtypes.read_facts)
+        if "raise" in info:  # as torch raised it (not a TypeError)
+            kind_of = getattr(builtins, str(info["raise"]), None)
+            ok = isinstance(kind_of, type) and issubclass(kind_of, Exception)
+            raise (kind_of if ok else RuntimeError)(info["error"])
+        if "error" in info:
+            return ctx.unknown(f"torch.{kind}({dtypes.dtype_name(args[0])}): {info['error']}")
+        fields = {"bits": info["bits"], "max": info["max"], "min": info["min"]}
+        return Record(kind, {**fields, "dtype": info["dtype"]})
 
     return run
 
@@ -531,7 +533,7 @@ FUNCTIONS: dict[str, Callable] = {
     "torch.iinfo": _finfo("iinfo"),
     "torch._utils._element_size": _element_size,
     "torch.frombuffer": _frombuffer,
-    "torch.get_default_dtype": lambda args, kwargs, ctx: dtypes.torch_module().get_default_dtype(),
+    "torch.get_default_dtype": lambda args, kwargs, ctx: dtypes.default_dtype(),
 }
 
 
