@@ -69,6 +69,8 @@ class AuditResult:
     files_found: int = 0  # files discovered
     files_indexed: int = 0  # of those read, the ones that could matter and went through libcst
     seconds: float = 0.0
+    kv_specs: list = field(default_factory=list)  # vLLM: SpecRow of each spec evaluated
+    kv_spec_counts: tuple[int, int] | None = None  # vLLM: (spec classes, sites); None: no specs
 
     @property
     def points_evaluated(self) -> int:
@@ -346,6 +348,7 @@ def audit(
             evaluation = evaluations.evaluate(device)
             result.evaluations.append(evaluation)
             _collect_unresolved(evaluation, unresolved)
+    _engine_stages(files, parsed, index, settings, limits, set(selected), result, unresolved)
     _apply_suppressions(result, parsed, set(selected))
     reported = set()
     for error in late_errors:  # files libcst rejected when first needed (CPython accepted them)
@@ -378,6 +381,21 @@ def audit(
         except NotCacheable:
             pass
     return result
+
+
+def _engine_stages(files, parsed, index, settings, limits, selected, result, unresolved) -> None:
+    """Engine models beside the pool model: vLLM's KV specs, when the tree defines them."""
+    from auditor.engines.vllm_audit import audit_vllm
+
+    data = {shown: d for _, shown, d in files if not isinstance(d, FileError)}
+    outcome = audit_vllm(data, parsed, index, settings, limits, selected)
+    if outcome is None:
+        return
+    result.findings.extend(outcome.findings)
+    result.kv_specs = outcome.rows
+    result.kv_spec_counts = (outcome.specs, outcome.sites)
+    for subject, unknown in outcome.unresolved:
+        unresolved[("vllm", subject, unknown.reason)] = Unresolved(subject, unknown)
 
 
 # A file modified this recently may be modified again within the same tick of the file

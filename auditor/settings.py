@@ -73,6 +73,7 @@ class Settings:
     pairs: dict[str, list[str]] = field(default_factory=dict)  # host class = [device classes]
     output_format: str = "text"
     config_file: str | None = None
+    vllm: dict[str, Any] = field(default_factory=dict)  # the `[vllm]` table of a pack, unchecked
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,17 @@ def _flatten(table: dict, prefix: str = "") -> dict:
 
 def apply_pack(settings: Settings, data: dict, source: str) -> None:
     """Merge one rule pack (or the project's table of the same shape) into `settings`."""
-    known = {"pack", "parameters", "dtypes", "matrix", "buffer-map", "flags", "switches", "runtime"}
+    known = {
+        "pack",
+        "parameters",
+        "dtypes",
+        "matrix",
+        "buffer-map",
+        "flags",
+        "switches",
+        "runtime",
+        "vllm",
+    }
     for key in data:
         if key not in known:
             raise ConfigError(f"{source}: unknown key {key!r} (expected one of {sorted(known)})")
@@ -299,6 +310,9 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
         for listed in values.values():  # resolved now: only the matrix resolves lazily
             listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
         settings.runtime.setdefault(getter, {}).update(values)
+    if "vllm" in data:  # the vLLM engine's table, checked by auditor.engines.vllm_pack
+        _expect(data["vllm"], dict, f"{source}: vllm", "a table")
+        settings.vllm = {**settings.vllm, **data["vllm"], "source": source}
     buffer_map = data.get("buffer-map", {})
     _expect(buffer_map, dict, f"{source}: buffer-map", "a table of host name = [device names]")
     for host_name, device_names in buffer_map.items():

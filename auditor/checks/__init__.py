@@ -10,6 +10,7 @@ from auditor.checks import (
     la002_declared_size_mismatch,
     la003_unmirrored_device_buffer,
     la100_unused_suppression,
+    la201_recomputed_page_mismatch,
 )
 
 PAIR_CHECKS = {
@@ -17,4 +18,11 @@ PAIR_CHECKS = {
     la002_declared_size_mismatch.CODE: la002_declared_size_mismatch,
 }
 DEVICE_CHECKS = {la003_unmirrored_device_buffer.CODE: la003_unmirrored_device_buffer}
-CHECKS = {**PAIR_CHECKS, **DEVICE_CHECKS, la100_unused_suppression.CODE: la100_unused_suppression}
+# engine checks run in their engine's stage (auditor/engines/): LA2xx for vLLM
+ENGINE_CHECKS = {la201_recomputed_page_mismatch.CODE: la201_recomputed_page_mismatch}
+CHECKS = {
+    **PAIR_CHECKS,
+    **DEVICE_CHECKS,
+    la100_unused_suppression.CODE: la100_unused_suppression,
+    **ENGINE_CHECKS,
+}

@@ -17,7 +17,9 @@ def render(result: AuditResult, out: TextIO, err: TextIO, show_unresolved: bool 
         )
         if finding.device is not None:
             device = finding.device.location
-            out.write(f"  device side: {device.path}:{device.line}:{device.column}\n")
+            out.write(
+                f"  {finding.device.role} side: {device.path}:{device.line}:{device.column}\n"
+            )
         if finding.pairing:
             out.write(f"  pairing: {finding.pairing}\n")
     if show_unresolved:
@@ -67,4 +69,7 @@ def summary(result: AuditResult, err: TextIO) -> None:
     ]
     if result.errors:
         parts.append(f"{len(result.errors)} files with errors")
+    if result.kv_spec_counts is not None:  # a vLLM tree: its KV spec classes and their sites
+        classes, sites = result.kv_spec_counts
+        parts.insert(3, f"{classes} KV spec classes, {sites} spec sites")
     err.write(" · ".join(parts) + f" ({result.seconds:.2f}s)\n")
