@@ -395,7 +395,8 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
             )
         settings.output_format = output_format
     apply_pack(settings, project, f"{source}: [tool.layout-audit]")
-    if not settings.token_params or not settings.layer_params:
+    if (not settings.token_params or not settings.layer_params) and not settings.vllm:
+        # a vLLM-only pack has no pools to size (its specs are measured per block)
         raise ConfigError(
             f"{source}: no token/layer parameter names (parameters.tokens / parameters.layers)"
         )

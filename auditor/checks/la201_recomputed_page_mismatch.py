@@ -54,7 +54,13 @@ def check(results: list[SiteResult], specs: list[ClassInfo], pack: VllmPack) -> 
     for result in results:
         if result.site.role != "recomputation":
             continue
-        kin = [r for r in layers if kinship(result.site.spec, r.site.spec, specs)]
+        root = result.site.function.module.tree_root  # several trees may be audited at once
+        kin = [
+            r
+            for r in layers
+            if kinship(result.site.spec, r.site.spec, specs)
+            and r.site.function.module.tree_root == root
+        ]
         shown: list[dict[str, Any]] = []
         first: tuple | None = None
         for outcome in result.points:

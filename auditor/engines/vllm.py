@@ -106,6 +106,7 @@ class VllmPack:
     mla_layers: list[str]
     non_mla_layers: list[str]
     other_platforms: list[str]
+    config_getters: list[str] = field(default_factory=list)
 
     @property
     def shape_dimensions(self) -> set[str]:
@@ -297,7 +298,13 @@ class SpecEvaluator:
         self, site: SpecSite, point: ConfigPoint, state: ModuleState
     ) -> tuple[SpecValue | None, str]:
         interpreter = PathInterpreter(
-            self.index, point, self.pack.reads, self.limits, self.layer_ids, state
+            self.index,
+            point,
+            self.pack.reads,
+            self.limits,
+            self.layer_ids,
+            state,
+            frozenset(self.pack.config_getters),
         )
         try:
             value = interpreter.run_to(site.function, site.call, receiver_of(site.function))
@@ -313,9 +320,7 @@ def describe_spec(interpreter: PathInterpreter, value: Any, site: SpecSite) -> S
     if not isinstance(value, Instance):
         unknown = value if is_unknown(value) else Unknown("not a spec", site.location)
         return SpecValue(site.spec.name, (), None, None, "", unknown)
-    fields = tuple(
-        (name, describe_value(v)) for name, v in value.attrs.items() if not is_unknown(v)
-    )
+    fields = tuple((name, field_text(v)) for name, v in value.attrs.items() if not is_unknown(v))
     try:
         page = interpreter.get_attribute(value, PAGE, site.location)
     except RecursionError:
@@ -327,6 +332,16 @@ def describe_spec(interpreter: PathInterpreter, value: Any, site: SpecSite) -> S
         return SpecValue(value.cls.name, fields, block, None, "", unknown)
     arithmetic = page_arithmetic(interpreter, value, page)
     return SpecValue(value.cls.name, fields, block, page, arithmetic)
+
+
+def field_text(value: Any) -> str:
+    """A spec field as a reader wants it: `bfloat16`, `576`, `KVQuantMode.FP8_PER_TENSOR`."""
+    if isinstance(value, Instance):
+        name = value.attrs.get("name")
+        return f"{value.cls.name}.{name}" if isinstance(name, str) else value.cls.name
+    if isinstance(value, (tuple, list)) and len(value) > 8:
+        return f"{type(value).__name__} of {len(value)}"
+    return describe_value(value)
 
 
 def page_arithmetic(interpreter: PathInterpreter, spec: Instance, page: int) -> str:
@@ -351,7 +366,7 @@ def page_arithmetic(interpreter: PathInterpreter, spec: Instance, page: int) -> 
         formula = " ".join(parsed.code(chosen).split()) if chosen is not None else "?"
         used = [name for name in spec.attrs if f"self.{name}" in formula]
         known = ", ".join(
-            f"{name}={describe_value(spec.attrs[name])}"
+            f"{name}={field_text(spec.attrs[name])}"
             for name in used
             if not is_unknown(spec.attrs[name])
         )

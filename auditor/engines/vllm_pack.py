@@ -17,6 +17,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 _KEYS = {
+    "config-getters",
     "other-platforms",
     "mla-layers",
     "non-mla-layers",
@@ -82,6 +83,7 @@ def load_pack(settings: Settings) -> VllmPack:
         mla_layers=_names(table, "mla-layers", source),
         non_mla_layers=_names(table, "non-mla-layers", source),
         other_platforms=_names(table, "other-platforms", source),
+        config_getters=_names(table, "config-getters", source),
     )
 
 

@@ -91,8 +91,10 @@ class PathInterpreter(Interpreter):
         limits: Limits,
         layer_classes: set[int],
         state: ModuleState | None = None,
+        config_getters: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(index, point, limits, state)
+        self.config_getters = config_getters  # `get_current_vllm_config()`: the config
         self.reads = reads  # attribute path -> dimension name (or a fixed value key)
         self.layer_classes = layer_classes
         self._self_attributes: dict[tuple[int, str, str], Any] = {}
@@ -117,9 +119,21 @@ class PathInterpreter(Interpreter):
             return self.self_attribute(obj, name, location)
         return super().lookup_attribute(obj, name, location)
 
+    def truth(self, value: Any) -> bool | None:
+        if isinstance(value, (ConfigRef, LazySelf)):
+            return True  # a config section or a layer object: truthy, as objects are
+        return super().truth(value)
+
+    def call_function(self, function: FunctionInfo, receiver: Any, *rest: Any, **named: Any):
+        if receiver is None and function.name in self.config_getters:
+            return ConfigRef(CONFIG_ROOT)
+        return super().call_function(function, receiver, *rest, **named)
+
     def call(self, func: Any, args: list, kwargs: dict, location: Location, arg_texts=()) -> Any:
         if isinstance(func, ConfigMethod):
             return self.point.read(self.reads[func.path])
+        if isinstance(func, ExternalRef) and func.name.rsplit(".", 1)[-1] in self.config_getters:
+            return ConfigRef(CONFIG_ROOT)
         if isinstance(func, ExternalRef):
             special = self.library_call(func.name, args, kwargs, location)
             if special is not ABSENT:
@@ -145,9 +159,13 @@ class PathInterpreter(Interpreter):
             return self.instantiate(
                 original.cls, [], {k: v for k, v in fields.items() if k in names}, location
             )
-        if name == "torch.tensor" and args == [[]] and is_dtype(kwargs.get("dtype")):
+        if name == "torch.tensor" and args == [[]] and "dtype" in kwargs:
             # `get_dtype_size(d) = torch.tensor([], dtype=d).element_size()`: an empty tensor
-            return Tensor((0,), kwargs["dtype"], 0, location)
+            dtype = kwargs["dtype"]
+            if is_unknown(dtype):
+                return dtype
+            if is_dtype(dtype):
+                return Tensor((0,), dtype, 0, location)
         return ABSENT
 
     def init_dataclass(self, instance: Instance, args: list, kwargs: dict, location: Location):
