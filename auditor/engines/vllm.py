@@ -370,8 +370,33 @@ def page_arithmetic(interpreter: PathInterpreter, spec: Instance, page: int) -> 
             for name in used
             if not is_unknown(spec.attrs[name])
         )
-        return f"{klass.name}.{PAGE}: {formula} with {known} = {page}"
+        text = f"{klass.name}.{PAGE}: {formula} with {known} = {page}"
+        if chosen is not None and not any(f"self.{p}" in formula for p in _page_properties(spec)):
+            # a padded page (`self.page_size_padded`): show the page property it was set from
+            for name, inner in _page_properties(spec).items():
+                if interpreter.get_attribute(spec, name, method_location(method)) == page:
+                    inner_text = " ".join(parsed.code(inner).split())
+                    text += f" ({name}: {inner_text})"
+                    break
+        return text
     return str(page)
+
+
+def method_location(method: FunctionInfo) -> Location:
+    return method.module.parsed.location(method.node)
+
+
+def _page_properties(spec: Instance) -> dict[str, cst.BaseExpression]:
+    """The spec's other page properties with a single `return`, by name (nearest first)."""
+    found: dict[str, cst.BaseExpression] = {}
+    for klass in spec.cls.mro():
+        for name, method in klass.methods.items():
+            if name == PAGE or "page" not in name or name in found:
+                continue
+            returns = _returns(method.node)
+            if method.has_decorator("property") and len(returns) == 1:
+                found[name] = returns[0]
+    return found
 
 
 _RETURNS: dict[int, tuple[cst.FunctionDef, list[cst.BaseExpression]]] = {}
