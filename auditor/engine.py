@@ -372,7 +372,9 @@ def audit(
         ),
     )
     result.seconds = time.perf_counter() - started
-    if cache.enabled:
+    # Not stored whole when vLLM specs were evaluated: a file not parsed now may construct a
+    # spec class after an edit, and nothing records which files the spec search looked at.
+    if cache.enabled and result.kv_spec_counts is None:
         try:
             read = {m.display_path: digest_of[m.display_path] for m in parsed if m.is_parsed}
             cache.put("results", run_key, {"read": read, "result": dump(result)})

@@ -169,3 +169,36 @@ def test_bundled_pack_points() -> None:
     assert {p["model"] for p in points} == {"mla-576", "gqa-8x128"}
     assert all(p["layer.sliding_window"] is None for p in points)
     assert pack.shape_dimensions == {"head_size", "num_kv_heads"}
+
+
+def test_a_cached_rerun_sees_a_new_recomputation(tmp_path: Path) -> None:
+    """The whole result of a vLLM tree is not reused: a file that built no spec (and so was
+    never parsed) may start building one."""
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / FIXED, tree)
+    extra = tree / "vllm" / "estimate.py"
+    extra.write_text("BLOCK = 16\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.layout-audit]\n")
+    args = [str(tree), "--output-format", "json", "--config", str(tmp_path / "pyproject.toml")]
+
+    def run() -> list[dict]:
+        done = subprocess.run(
+            [sys.executable, "-m", "auditor", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        return json.loads(done.stdout)
+
+    assert run() == []
+    extra.write_text(
+        "from vllm.v1.kv_cache_interface import FullAttentionSpec\n\n\n"
+        "def estimate(vllm_config):\n"
+        "    model_config = vllm_config.model_config\n"
+        "    return FullAttentionSpec(block_size=1, num_kv_heads=model_config.get_num_kv_heads(1),"
+        " head_size=model_config.get_head_size(), dtype=model_config.dtype).page_size_bytes\n"
+    )
+    assert [f["code"] for f in run()] == ["LA201"]
