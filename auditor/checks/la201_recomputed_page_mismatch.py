@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from auditor.engines.vllm import SiteResult, SpecValue, VllmPack, kinship, point_label
+from auditor.engines.vllm import (
+    SiteResult,
+    SpecValue,
+    VllmPack,
+    is_layer_class,
+    kinship,
+    point_label,
+)
 from auditor.findings import Finding, Side
 from auditor.index import ClassInfo
 from auditor.matrix import json_value
@@ -20,7 +27,9 @@ Other code builds a spec of the same kind again to size something else: the hybr
 attention/Mamba alignment, an offload tier, a connector. This check evaluates both at every
 config point of the vLLM pack and reports a recomputation whose bytes per token differ from
 a spec of the same kind (a common spec base below the root) that a layer builds there from
-the model's shape (head size, KV heads); layer specs that could not be evaluated are left out,
+the model's shape (head size, KV heads), built by the model runner or one of the pack's attention
+layer classes (`mla-layers`, `non-mla-layers`: a model's own indexer or compressor cache is
+another layer); layer specs that could not be evaluated are left out,
 and a recomputation that cannot be evaluated is never reported (both are listed as unresolved).
 The finding names both specs, what differs between them (the class, a field), both figures per
 token and per block, and the page formula of each side.
@@ -67,7 +76,7 @@ def check(results: list[SiteResult], specs: list[ClassInfo], pack: VllmPack) -> 
             value = outcome.value
             if value is None or value.per_token is None:
                 continue  # not reached here, or unknown: never a finding
-            for layer_site, layer_value in _counterparts(kin, outcome.values, shape):
+            for layer_site, layer_value in _counterparts(kin, outcome.values, shape, pack):
                 if layer_value.per_token == value.per_token:
                     continue
                 shown.append(
@@ -90,11 +99,18 @@ def check(results: list[SiteResult], specs: list[ClassInfo], pack: VllmPack) -> 
 _LABELS = ("model", "model_dtype", "cache_dtype", "block_size")
 
 
-def _counterparts(kin: list[SiteResult], values: dict, shape: set[str]) -> list:
+def _counterparts(kin: list[SiteResult], values: dict, shape: set[str], pack: VllmPack) -> list:
     """The layer specs of this kind built at this point whose page is known and that read the
-    model's shape. Unknown ones are left out: a finding needs a known disagreement."""
+    model's shape, built by the model runner or by one of the pack's attention layer classes
+    (a model's own cache layer, an indexer or a compressor, is another layer than the one a
+    recomputation estimates). Unknown ones are left out: a finding needs a known disagreement."""
+    generic = set(pack.mla_layers) | set(pack.non_mla_layers)
     out = []
     for layer in kin:
+        owner = layer.site.function.owner
+        if owner is not None and is_layer_class(owner):
+            if not {k.name for k in owner.mro()} & generic:
+                continue
         for outcome in layer.points:
             if outcome.values is not values:
                 continue
