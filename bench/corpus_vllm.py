@@ -71,7 +71,7 @@ def fetch(version: str, cache: Path = CACHE) -> Path:
 
 def measure(tree: Path) -> dict:
     """Audit one release in this process and summarise it (run in a child by `run_release`)."""
-    from auditor.engine import audit
+    from auditor.pipeline import audit
     from auditor.settings import load_settings
 
     started = time.perf_counter()

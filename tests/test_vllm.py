@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from auditor.engine import audit
 from auditor.engines.vllm_pack import load_pack
+from auditor.pipeline import audit
 from auditor.settings import ConfigError, Settings, load_settings
 
 REPO = Path(__file__).resolve().parent.parent

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from auditor.engine import audit
 from auditor.engines.vllm import point_label
 from auditor.engines.vllm_pack import load_pack
+from auditor.pipeline import audit
 from auditor.settings import load_settings
 
 REPO = Path(__file__).resolve().parent.parent

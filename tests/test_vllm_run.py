@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from auditor.engine import audit
+from auditor.pipeline import audit
 from auditor.settings import load_settings
 
 SPECS = """

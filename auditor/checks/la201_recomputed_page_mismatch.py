@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from auditor.checks.findings import Finding, Side
 from auditor.engines.vllm import (
     SiteResult,
     SpecValue,
@@ -12,9 +13,8 @@ from auditor.engines.vllm import (
     kinship,
     point_label,
 )
-from auditor.findings import Finding, Side
-from auditor.index import ClassInfo
-from auditor.matrix import json_value
+from auditor.evaluation.matrix import json_value
+from auditor.frontend.index import ClassInfo
 
 CODE = "LA201"
 NAME = "recomputed-page-mismatch"

@@ -1,1 +1,1 @@
-"""Engine models: what each serving engine's KV-layout agreements look like in its code."""
+"""What each serving engine contributes (its idioms and rule pack), one module per engine."""

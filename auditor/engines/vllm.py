@@ -21,13 +21,13 @@ from typing import Any
 import libcst as cst
 
 from auditor.engines.vllm_run import LAYER, LazySelf, NotReached, PathInterpreter
-from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, dotted
+from auditor.evaluation.matrix import describe_value
+from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, dotted
 from auditor.interpret.machine import ConfigPoint, ModuleState
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import ClassRef, Instance, Unknown, is_unknown
 from auditor.limits import Limits
 from auditor.location import Location
-from auditor.matrix import describe_value
 
 PAGE = "page_size_bytes"
 OWNER_FUNCTION = "get_kv_cache_spec"

@@ -1,7 +1,7 @@
 """The vLLM engine's stage of an audit: find spec classes and their sites, evaluate, check.
 
 Runs only when the tree defines KV spec classes (a class with a `page_size_bytes` property),
-so an SGLang tree's audit is unchanged. One call from `engine.audit`.
+so an SGLang tree's audit is unchanged. One call from `pipeline.audit`.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from auditor.checks import la201_recomputed_page_mismatch as la201
+from auditor.checks.findings import Finding
 from auditor.engines.vllm import (
     SpecEvaluator,
     SpecRow,
@@ -19,11 +20,10 @@ from auditor.engines.vllm import (
     spec_sites,
 )
 from auditor.engines.vllm_pack import load_pack
-from auditor.findings import Finding
-from auditor.index import ModuleInfo, ProjectIndex
+from auditor.frontend.index import ModuleInfo, ProjectIndex
+from auditor.frontend.parse import ParsedModule
 from auditor.interpret.values import Unknown
 from auditor.limits import Limits
-from auditor.parse import ParsedModule
 from auditor.settings import Settings
 
 

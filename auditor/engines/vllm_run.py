@@ -18,7 +18,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.dtypes import is_dtype
-from auditor.index import ClassInfo, FunctionInfo, ProjectIndex
+from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
 from auditor.interpret.control import (
     BreakSignal,
     BudgetExceeded,
