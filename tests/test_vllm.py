@@ -155,7 +155,9 @@ def test_bad_vllm_table_is_a_config_error() -> None:
 
 
 def test_bad_vllm_pack_on_the_command_line_exits_2(tmp_path: Path) -> None:
-    (tmp_path / "bad.toml").write_text('[vllm]\nmatrix = { block_size = "16" }\n')
+    (tmp_path / "bad.toml").write_text(
+        '[vllm]\nmatrix = { block_size = "16" }\n[[vllm.models]]\nmodel = "m"\nhead_size = 64\n'
+    )
     done = run_cli(BUGGY, "--rule-pack", str(tmp_path / "bad.toml"))
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
