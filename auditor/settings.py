@@ -16,33 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from auditor import engines
+from auditor.engines import default_packs
+from auditor.engines.base import RULES_DIR, ConfigError
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 
-def _rules_dir() -> Path:
-    """`rules/` beside the package in a checkout; `share/layout-audit/rules` when installed."""
-    source_tree = Path(__file__).resolve().parent.parent / "rules"
-    if source_tree.is_dir():
-        return source_tree
-    return Path(sys.prefix) / "share" / "layout-audit" / "rules"
-
-
-RULES_DIR = _rules_dir()
-DEFAULT_PACKS = ("sglang",)
 OUTPUT_FORMATS = ("text", "json", "github", "sarif", "html")
-
-
-def known_codes() -> list[str]:
-    from auditor.checks import CHECKS  # imported late: checks depend on settings
-
-    return list(CHECKS)
-
-
-class ConfigError(Exception):
-    """A configuration or rule-pack problem; its message names the file and the key."""
 
 
 @dataclass
@@ -58,14 +42,15 @@ class Settings:
     default_dtypes: list[Any] = field(default_factory=list)
     matrix: dict[str, list[Any]] = field(default_factory=dict)
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
-    # platform probes (`is_hip()`) and environment switches (`SGLANG_X`): values to explore
+    # platform probes (`is_hip()`) and environment switches (`ENGINE_X`): values to explore
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
     runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)  # getter: attr: values
     token_counts: tuple[int, int] = (8192, 16384)
     layer_counts: tuple[int, int] = (2, 3)
-    select: list[str] = field(default_factory=lambda: known_codes())
+    select: list[str] | None = None  # None: every check (checks.selected)
     ignore: list[str] = field(default_factory=list)
+    codes_from: str = "<defaults>"  # where select / ignore were written, for errors
     include: list[str] = field(default_factory=lambda: ["*.py"])
     exclude: list[str] | None = None  # None: the default skipped folders (discover.SKIPPED_DIRS)
     extend_exclude: list[str] = field(default_factory=list)
@@ -73,7 +58,8 @@ class Settings:
     pairs: dict[str, list[str]] = field(default_factory=dict)  # host class = [device classes]
     output_format: str = "text"
     config_file: str | None = None
-    vllm: dict[str, Any] = field(default_factory=dict)  # the `[vllm]` table of a pack, unchecked
+    # an engine's own table of the packs (Engine.table), merged, unchecked: its stage reads it
+    engine_tables: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -262,7 +248,7 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
         "flags",
         "switches",
         "runtime",
-        "vllm",
+        *engines.tables(),
     }
     for key in data:
         if key not in known:
@@ -310,9 +296,11 @@ def apply_pack(settings: Settings, data: dict, source: str) -> None:
         for listed in values.values():  # resolved now: only the matrix resolves lazily
             listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
         settings.runtime.setdefault(getter, {}).update(values)
-    if "vllm" in data:  # the vLLM engine's table, checked by auditor.engines.vllm_pack
-        _expect(data["vllm"], dict, f"{source}: vllm", "a table")
-        settings.vllm = {**settings.vllm, **data["vllm"], "source": source}
+    for table in engines.tables():  # an engine's own table, checked by its stage
+        if table in data:
+            _expect(data[table], dict, f"{source}: {table}", "a table")
+            merged = {**settings.engine_tables.get(table, {}), **data[table], "source": source}
+            settings.engine_tables[table] = merged
     buffer_map = data.get("buffer-map", {})
     _expect(buffer_map, dict, f"{source}: buffer-map", "a table of host name = [device names]")
     for host_name, device_names in buffer_map.items():
@@ -333,7 +321,8 @@ def _string_list_of_ints(value: Any, where: str) -> tuple[int, int]:
 
 
 def pack_path(name: str, base: Path | None) -> Path:
-    """A pack is a bundled name (`sglang`) or a path to a TOML file (relative to the config)."""
+    """A pack is a bundled name (rules/<name>.toml) or a path to a TOML file (relative to the
+    config)."""
     if name.endswith(".toml") or "/" in name:
         path = Path(name)
         return path if path.is_absolute() or base is None else base / path
@@ -355,7 +344,7 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
     source = str(config_path) if config_path else "<defaults>"
     _expect(project, dict, f"{source}: [tool.layout-audit]", "a table")
     project = dict(project)
-    packs = project.pop("rule-packs", list(DEFAULT_PACKS))
+    packs = project.pop("rule-packs", list(default_packs()))
     packs = _string_list(packs, f"{source}: rule-packs")
     if packs_override:
         packs = packs_override
@@ -368,12 +357,8 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
     for key in ("select", "ignore", "include", "exclude", "extend-exclude"):
         if key in project:
             values = _string_list(project.pop(key), f"{source}: {key}")
-            if key in ("select", "ignore"):
-                for code in values:
-                    if code not in known_codes():
-                        raise ConfigError(
-                            f"{source}: {key}: unknown code {code!r} (known: {', '.join(known_codes())})"
-                        )
+            if key in ("select", "ignore"):  # codes are checked against the checks' own
+                settings.codes_from = source
             setattr(settings, key.replace("-", "_"), values)
     if "respect-gitignore" in project:
         settings.respect_gitignore = _expect(
@@ -395,8 +380,8 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
             )
         settings.output_format = output_format
     apply_pack(settings, project, f"{source}: [tool.layout-audit]")
-    if (not settings.token_params or not settings.layer_params) and not settings.vllm:
-        # a vLLM-only pack has no pools to size (its specs are measured per block)
+    if (not settings.token_params or not settings.layer_params) and not settings.engine_tables:
+        # a pack of an engine's own table only may have no pools to size
         raise ConfigError(
             f"{source}: no token/layer parameter names (parameters.tokens / parameters.layers)"
         )

@@ -73,7 +73,7 @@ def test_0_11_1_hybrid_alignment_is_fixed() -> None:
     """0.11.1 builds MLAAttentionSpec for MLA: at auto, fp8 and fp8_e5m2 it agrees with the
     layer. It still leaves out `cache_dtype_str`, so at fp8_ds_mla (a DeepSeek-V3.2-only
     format; no hybrid model uses it) it gives 576 instead of 656 B/token: see
-    docs/corpus-vllm.md for the triage."""
+    docs/reports/corpus-vllm.md for the triage."""
     for finding in _alignment(_findings("0.11.1")):
         assert finding["host"]["class"] == "MLAAttentionSpec"
         assert {p["cache_dtype"] for p in finding["points"]} == {"fp8_ds_mla"}

@@ -16,7 +16,7 @@ import pytest
 
 from auditor.engines.vllm_pack import load_pack
 from auditor.pipeline import audit
-from auditor.settings import ConfigError, Settings, load_settings
+from auditor.settings import ConfigError, load_settings
 
 REPO = Path(__file__).resolve().parent.parent
 BUGGY = "fixtures/vllm_hybrid_mla_buggy"
@@ -134,24 +134,23 @@ def test_without_mla_models_the_bug_does_not_show(tmp_path: Path) -> None:
 
 def test_an_sglang_tree_has_no_kv_specs() -> None:
     result = audit([REPO / "fixtures" / "incident_buggy"], load_settings(None))
-    assert result.kv_spec_counts is None and result.kv_specs == []
+    assert result.stages == [] and result.stage_rows == []
 
 
 def test_bad_vllm_table_is_a_config_error() -> None:
-    settings = Settings()
-    settings.vllm = {"source": "x.toml", "models": [], "matrix": {}}
+    table = {"source": "x.toml", "models": [], "matrix": {}}
     with pytest.raises(ConfigError, match="x.toml: vllm.models must be a non-empty array"):
-        load_pack(settings)
-    settings.vllm = {"source": "x.toml", "bogus": 1}
+        load_pack(table)
+    table = {"source": "x.toml", "bogus": 1}
     with pytest.raises(ConfigError, match="unknown key 'vllm.bogus'"):
-        load_pack(settings)
-    settings.vllm = {
+        load_pack(table)
+    table = {
         "source": "x.toml",
         "models": [{"model": "m", "head_size": 1}],
         "reads": {"layer.head_size": "nope"},
     }
     with pytest.raises(ConfigError, match="no dimension 'nope'"):
-        load_pack(settings)
+        load_pack(table)
 
 
 def test_bad_vllm_pack_on_the_command_line_exits_2(tmp_path: Path) -> None:
@@ -165,7 +164,7 @@ def test_bad_vllm_pack_on_the_command_line_exits_2(tmp_path: Path) -> None:
 
 
 def test_bundled_pack_points() -> None:
-    pack = load_pack(Settings())
+    pack = load_pack({})
     points = pack.points()
     assert len(points) == 32
     assert {p["model"] for p in points} == {"mla-576", "gqa-8x128"}

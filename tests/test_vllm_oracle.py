@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from auditor.engines.vllm import point_label
 from auditor.engines.vllm_pack import load_pack
+from auditor.engines.vllm_specs import point_label
 from auditor.pipeline import audit
 from auditor.settings import load_settings
 
@@ -131,9 +131,9 @@ def real_pages(values: dict[str, Any]) -> dict[str, tuple[str, int]]:
 def test_static_pages_equal_real_pages(name: str) -> None:
     root = REPO / "fixtures" / name
     result = audit([root], load_settings(None))
-    pack = load_pack(load_settings(None))
+    pack = load_pack(load_settings(None).engine_tables.get("vllm", {}))
     static: dict[tuple[str, str], tuple[str, int]] = {}
-    for row in result.kv_specs:
+    for row in result.stage_rows:
         if row.text.startswith("unresolved") or "B/token" not in row.text:
             continue
         role = "layer" if "(layer," in row.title else "recomputation"

@@ -61,7 +61,7 @@ def rows(tmp_path: Path, code: str) -> dict[str, list[str]]:
     """{label: texts} of the spec rows of the sites in user.py."""
     result = audit([tree(tmp_path, code)], load_settings(None))
     found: dict[str, list[str]] = {}
-    for row in result.kv_specs:
+    for row in result.stage_rows:
         if "user.py" in row.title:
             found.setdefault(row.label, []).append(row.text)
     return found

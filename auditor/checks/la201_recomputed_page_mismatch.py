@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from auditor.checks.base import Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
-from auditor.engines.vllm import (
+from auditor.engines import vllm_examples
+from auditor.engines.vllm import VllmOutcome
+from auditor.engines.vllm_specs import (
     SiteResult,
     SpecValue,
     VllmPack,
@@ -18,7 +21,7 @@ from auditor.frontend.index import ClassInfo
 
 CODE = "LA201"
 NAME = "recomputed-page-mismatch"
-SUMMARY = "A recomputed KV page size differs from the page the layer's own spec gives"
+SUMMARY = "Recomputed KV page size differs from the layer's own spec"
 EXPLANATION = """\
 ## What it finds
 vLLM describes each layer's KV storage by a spec (`FullAttentionSpec`, `MLAAttentionSpec`, ...)
@@ -168,3 +171,17 @@ def _finding(result, values, value, layer_site, layer_value, shown, points) -> F
         points=tuple(shown),
         points_evaluated=points,
     )
+
+
+class RecomputedPageMismatch(Check):
+    code, name, summary, explanation = CODE, NAME, SUMMARY, EXPLANATION
+    scope = Scope.ENGINES
+    valid = (vllm_examples.FIXED,)
+    invalid = (vllm_examples.BUGGY,)
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        findings: list[Finding] = []
+        for outcome in context.stage_outcomes:
+            if isinstance(outcome, VllmOutcome) and outcome.pack is not None:
+                findings.extend(check(outcome.results, outcome.spec_classes, outcome.pack))
+        return findings

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from auditor.engines.vllm import VllmPack
-from auditor.settings import RULES_DIR, ConfigError, Settings
+from auditor.engines.base import RULES_DIR, ConfigError
+from auditor.engines.vllm_specs import VllmPack
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -41,9 +41,9 @@ def bundled_table() -> dict[str, Any]:
     return {**data.get("vllm", {}), "source": str(path)}
 
 
-def load_pack(settings: Settings) -> VllmPack:
-    """The vLLM pack of these settings, or the bundled one."""
-    table = settings.vllm if settings.vllm else bundled_table()
+def load_pack(table: dict[str, Any]) -> VllmPack:
+    """The vLLM pack of this `[vllm]` table (merged over the packs), or the bundled one."""
+    table = table if table else bundled_table()
     source = str(table.get("source", "vllm"))
     for key in table:
         if key not in _KEYS:

@@ -69,7 +69,7 @@ def summary(result: AuditResult, err: TextIO) -> None:
     ]
     if result.errors:
         parts.append(f"{len(result.errors)} files with errors")
-    if result.kv_spec_counts is not None:  # a vLLM tree: its KV spec classes and their sites
-        classes, sites = result.kv_spec_counts
-        parts.insert(3, f"{classes} KV spec classes, {sites} spec sites")
+    for outcome in reversed(result.stages):  # an engine's own stage (vLLM: spec classes, sites)
+        if outcome.summary:
+            parts.insert(3, outcome.summary)
     err.write(" · ".join(parts) + f" ({result.seconds:.2f}s)\n")
