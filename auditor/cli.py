@@ -204,6 +204,21 @@ def explain(code: str, out: TextIO) -> int:
 def show_pools(result, out: TextIO) -> None:
     from auditor.evaluation.matrix import describe_value
 
+    title, last, same = None, None, 0
+    for row in [*result.stage_rows, None]:  # the engines' own stages (vLLM: each KV spec)
+        if row is not None and row.title == title and row.text == last:
+            same += 1
+            continue
+        if same:
+            out.write(f"    (the same at {same} more points)\n")
+        if row is None:
+            break
+        if row.title != title:
+            title = row.title
+            out.write(f"{title}\n")
+        out.write(f"  [{row.label}] {row.text}\n")
+        last, same = row.text, 0
+
     for evaluation in result.evaluations:
         title = evaluation.device.name
         if evaluation.host is not None:

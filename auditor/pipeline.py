@@ -11,10 +11,11 @@ import dataclasses
 import time
 from pathlib import Path
 
-from auditor import dtypes
+from auditor import dtypes, engines
 from auditor.checks import CheckContext, run_checks
 from auditor.checks.findings import Finding
 from auditor.checks.suppressions import SuppressionIndex, scan
+from auditor.engines.base import StageInput, StageOutcome
 from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
 from auditor.frontend.parse import FileError, LateParseError, ParsedModule
 from auditor.frontend.prefilter import outline_rule, pool_words
@@ -63,7 +64,8 @@ def audit(
         if result is None:
             result, parsed = run(project, settings, limits, store)
             result.seconds = time.perf_counter() - started
-            store.save(parsed, result)
+            if not result.stages:  # an engine stage's files are not recorded (StageOutcome)
+                store.save(parsed, result)
             return result
     result.seconds = time.perf_counter() - started
     return result
@@ -97,7 +99,8 @@ def run(
     declared = DeclaredHostEvaluator(index, settings, limits, pools.roles)
     declared_evaluator = store.evaluator("declared", index, declared, project, parsed, late_errors)
     evaluated, declared_unknowns = evaluate_all(pools, evaluator, declared, declared_evaluator)
-    context = CheckContext(evaluated, unique(e for _, e in evaluated), settings)
+    stages = engine_stages(project, parsed, index, settings, limits)
+    context = CheckContext(evaluated, unique(e for _, e in evaluated), settings, stages)
     findings = run_checks(context, suppressions_in(parsed))
     evaluations = context.evaluations + [
         evaluator.evaluate(device) for device in unpaired_devices(pools, evaluated)
@@ -106,9 +109,10 @@ def run(
         findings=sorted(findings, key=Finding.sort_key),
         suppressed=context.suppressed,
         errors=file_errors(project.problems, errors, late_errors),
-        unresolved=unresolved(pools, declared_unknowns, evaluations),
+        unresolved=unresolved(pools, declared_unknowns, evaluations, stages),
         evaluations=evaluations,
         catalog=pools,
+        stages=stages,
     )
     count_files(result, project.sources, parsed, late_errors)
     dtypes.stop_reading()  # a child still reading facts no pool needed
@@ -127,6 +131,20 @@ def evaluate_all(
         (pair, declared_evaluator.evaluate(pair.device, pair.host)) for pair in declared_pairs
     ]
     return evaluated, declared_unknowns
+
+
+def engine_stages(
+    project: Project, parsed: list[ParsedModule], index, settings: Settings, limits: Limits
+) -> list[StageOutcome]:
+    """The engines' own stages (a model beside the pools), each over the files read."""
+    data = {shown: d for _, shown, d in project.files if not isinstance(d, FileError)}
+    outcomes = []
+    for engine in engines.with_stages():
+        table = settings.engine_tables.get(engine.table, {}) if engine.table else {}
+        outcome = engine.stage(StageInput(data, parsed, index, settings, limits, table))
+        if outcome is not None:
+            outcomes.append(outcome)
+    return outcomes
 
 
 def unique(evaluations) -> list[Evaluation]:
@@ -181,7 +199,10 @@ def count_files(
 
 
 def unresolved(
-    pools: PoolCatalog, declared_unknowns: list[Unknown], evaluations: list[Evaluation]
+    pools: PoolCatalog,
+    declared_unknowns: list[Unknown],
+    evaluations: list[Evaluation],
+    stages: list[StageOutcome] = (),
 ) -> list[Unresolved]:
     """What could not be determined, once per subject and reason, in file order."""
     found: dict[tuple, Unresolved] = {}
@@ -191,6 +212,9 @@ def unresolved(
         found[("declared", unknown.reason)] = Unresolved("declared host layout", unknown)
     for evaluation in evaluations:
         _collect_unresolved(evaluation, found)
+    for outcome in stages:
+        for subject, unknown in outcome.unresolved:
+            found[(outcome.engine, subject, unknown.reason)] = Unresolved(subject, unknown)
     return sorted(
         found.values(),
         key=lambda u: (

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from auditor.checks.findings import Finding
+from auditor.engines.base import StageOutcome
 from auditor.evaluation.evaluate import Evaluation
 from auditor.frontend.parse import FileError
 from auditor.interpret.values import Unknown
@@ -34,6 +35,12 @@ class AuditResult:
     files_found: int = 0  # files discovered
     files_indexed: int = 0  # of those read, the ones that could matter and went through libcst
     seconds: float = 0.0
+    stages: list[StageOutcome] = field(default_factory=list)  # the engines' own stages
+
+    @property
+    def stage_rows(self) -> list:
+        """Every engine stage's rows for `--show-pools` (vLLM: each KV spec, at each point)."""
+        return [row for outcome in self.stages for row in outcome.rows]
 
     @property
     def points_evaluated(self) -> int:

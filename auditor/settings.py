@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from auditor import engines
 from auditor.engines import default_packs
+from auditor.engines.base import RULES_DIR, ConfigError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -25,15 +27,6 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 
-def _rules_dir() -> Path:
-    """`rules/` beside the package in a checkout; `share/layout-audit/rules` when installed."""
-    source_tree = Path(__file__).resolve().parent.parent / "rules"
-    if source_tree.is_dir():
-        return source_tree
-    return Path(sys.prefix) / "share" / "layout-audit" / "rules"
-
-
-RULES_DIR = _rules_dir()
 OUTPUT_FORMATS = ("text", "json", "github", "sarif", "html")
 TABLE = "layout-audit"  # [tool.layout-audit]
 # Spellings of the table that are not read, each a warning naming the right one.
@@ -55,10 +48,6 @@ PROJECT_KEYS = (
     "baseline",
     *PACK_KEYS,
 )
-
-
-class ConfigError(Exception):
-    """A configuration or rule-pack problem; its message names the file and the key."""
 
 
 @dataclass
@@ -96,6 +85,8 @@ class Settings:
     # many versions of an engine)
     project_dimensions: dict[tuple[str, str], str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # printed as one line each
+    # an engine's own table of the packs (Engine.table), merged, unchecked: its stage reads it
+    engine_tables: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -290,6 +281,7 @@ def apply_pack(
     settings: Settings, data: dict, source: str, known: tuple[str, ...] = PACK_KEYS
 ) -> None:
     """Merge one rule pack (or the project's table of the same shape) into `settings`."""
+    known = (*known, *engines.tables())
     for key in data:
         if key not in known:
             raise unknown_key(source, key, known)
@@ -336,6 +328,11 @@ def apply_pack(
         for listed in values.values():  # resolved now: only the matrix resolves lazily
             listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
         settings.runtime.setdefault(getter, {}).update(values)
+    for table in engines.tables():  # an engine's own table, checked by its stage
+        if table in data:
+            _expect(data[table], dict, f"{source}: {table}", "a table")
+            merged = {**settings.engine_tables.get(table, {}), **data[table], "source": source}
+            settings.engine_tables[table] = merged
     buffer_map = data.get("buffer-map", {})
     _expect(buffer_map, dict, f"{source}: buffer-map", "a table of host name = [device names]")
     for host_name, device_names in buffer_map.items():
@@ -425,7 +422,8 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
         settings.baseline = str(base / baseline)
     apply_pack(settings, project, f"{source}: [tool.layout-audit]", PROJECT_KEYS)
     _note_project_dimensions(settings, project, source)
-    if not settings.token_params or not settings.layer_params:
+    if (not settings.token_params or not settings.layer_params) and not settings.engine_tables:
+        # a pack of an engine's own table only may have no pools to size
         raise ConfigError(
             f"{source}: no token/layer parameter names (parameters.tokens / parameters.layers)"
         )

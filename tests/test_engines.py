@@ -13,8 +13,9 @@ from helpers import write_tree
 
 import auditor.engines
 from auditor.engines import Engine, HostDeclarations, SizeClaim
-from auditor.engines.base import Registry
+from auditor.engines.base import Registry, StageInput, StageOutcome
 from auditor.engines.sglang import SGLANG
+from auditor.interpret.values import Unknown
 from auditor.pipeline import audit
 from auditor.settings import RULES_DIR, load_settings
 
@@ -28,7 +29,7 @@ GENERIC = {"build", "dtype", "bytes_per_token_per_layer"}  # words every engine 
 
 
 def test_engines_are_found_by_walking_the_package():
-    assert [engine.name for engine in auditor.engines.active()] == ["sglang"]
+    assert [engine.name for engine in auditor.engines.active()] == ["sglang", "vllm"]
     assert auditor.engines.default_packs() == ("sglang",)
     assert all((RULES_DIR / f"{e.rule_pack}.toml").is_file() for e in auditor.engines.active())
 
@@ -47,8 +48,10 @@ def _engine_words(engine: Engine) -> set[str]:
     for spec in engine.host_declarations:
         words |= set(vars(spec).values())
     pack = tomllib.loads((RULES_DIR / f"{engine.rule_pack}.toml").read_text())
-    words |= set(pack["parameters"].get("device-pool", []))
-    words |= set(pack["parameters"].get("buffer-info", []))
+    words |= set(pack.get("parameters", {}).get("device-pool", []))
+    words |= set(pack.get("parameters", {}).get("buffer-info", []))
+    if engine.table is not None:
+        words.add(engine.table)
     return words - GENERIC
 
 
@@ -82,13 +85,20 @@ def _code_words(tree: ast.AST) -> set[str]:
     return words
 
 
+def _own_modules(engine: Engine) -> set[Path]:
+    """An engine's module and its parts (`vllm.py`, `vllm_run.py`, ...)."""
+    folder = PACKAGE / "engines"
+    return {folder / f"{engine.name}.py", *folder.glob(f"{engine.name}_*.py")}
+
+
 def test_no_engine_name_outside_its_engine_module():
-    """SGLang's names (and its pack's) live in engines/sglang.py and rules/sglang.toml only."""
+    """An engine's names (and its pack's) live in engines/<name>.py (and engines/<name>_*.py,
+    its parts) and rules/<pack>.toml only: SGLang's, vLLM's."""
     for engine in auditor.engines.active():
-        own = PACKAGE / "engines" / f"{engine.name}.py"
+        own = _own_modules(engine)
         names = _engine_words(engine)
         for path in sorted(PACKAGE.rglob("*.py")):
-            if path == own:
+            if path in own:
                 continue
             found = _code_words(ast.parse(path.read_text(encoding="utf-8"))) & names
             assert not found, f"{path.relative_to(PACKAGE.parent)} uses {engine.name}'s {found}"
@@ -131,3 +141,23 @@ def test_a_second_engine_adds_its_size_claim(tmp_path, monkeypatch):
 def test_host_declarations_are_read_with_the_engine_names():
     spec = SGLANG.host_declarations[0]
     assert isinstance(spec, HostDeclarations) and spec.method == "host_pool_decls"
+
+
+def test_an_engine_stage_runs_after_the_pools_and_its_outcome_is_kept(tmp_path, monkeypatch):
+    """An engine's own stage (vLLM's KV specs) sees the files read and the index; its outcome
+    is the result's and its unresolved items are listed."""
+    write_tree(tmp_path, {"pool.py": HOST})
+    seen = []
+
+    def stage(given: StageInput) -> StageOutcome:
+        seen.append((sorted(given.data), given.table))
+        unknown = Unknown("not known here", None)
+        return StageOutcome("other", rows=[], summary="1 thing", unresolved=[("it", unknown)])
+
+    other = Engine(name="other", rule_pack="sglang", stage=stage)
+    monkeypatch.setattr(auditor.engines, "active", lambda: (SGLANG, other))
+    result = audit([tmp_path], load_settings(None))
+    assert len(seen) == 1 and seen[0][1] == {}
+    assert any(path.endswith("pool.py") for path in seen[0][0])
+    assert [o.summary for o in result.stages] == ["1 thing"]
+    assert [u.subject for u in result.unresolved if u.unknown.reason == "not known here"] == ["it"]

@@ -186,6 +186,8 @@ CASES = [
 IDS = [case.fixture for case in CASES]
 # fixture pairs of the other checks, tested in tests/test_checks_la002_la003.py
 OTHER_CHECK_FIXTURES = ["la002_size_per_token", "la003_scale_buffer"]
+# vLLM fixture pairs (LA2xx), tested in tests/test_vllm.py
+VLLM_FIXTURES = ["vllm_hybrid_mla"]
 
 
 def fixture_pairs() -> list[str]:
@@ -217,7 +219,7 @@ def run_json(path: str) -> tuple[int, list[dict[str, Any]]]:
 
 def test_every_fixture_pair_has_an_expected_finding() -> None:
     """A new fixture pair under fixtures/ must be added to CASES (and so to these tests)."""
-    assert fixture_pairs() == sorted(IDS + OTHER_CHECK_FIXTURES)
+    assert fixture_pairs() == sorted(IDS + OTHER_CHECK_FIXTURES + VLLM_FIXTURES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -329,6 +331,7 @@ def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
         "mla_fp4_kv_buggy",
         "never_run",
         "nsa_fp8_kv_buggy",
+        "vllm_hybrid_mla_buggy",
     ]
     for finding in findings:
         tree = Path(finding["path"]).parts[1]

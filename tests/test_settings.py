@@ -34,13 +34,13 @@ def test_bundled_sglang_pack_is_the_default():
     assert settings.token_params == ["size", "max_total_num_tokens", "index_buf_size"]
     assert settings.layer_params == ["layer_num", "num_layers"]
     assert settings.device_pool_params == ["device_pool", "mem_pool_device"]
-    assert settings.default_dtypes[0] is torch.bfloat16
+    assert settings.default_dtypes[0] == torch.bfloat16
     assert torch.float8_e4m3fn in settings.default_dtypes
     assert settings.matrix["index_k_dtype"] == [torch.float8_e4m3fn, torch.bfloat16]
     assert settings.matrix["page_size"] == [1, 64]
     assert settings.buffer_map == {"kv_buffer": ["k_buffer", "v_buffer"]}
     assert settings.select is None and settings.ignore == [] and settings.config_file is None
-    assert selected(settings) == ["LA001", "LA002", "LA003", "LA100"]
+    assert selected(settings) == ["LA001", "LA002", "LA003", "LA100", "LA201"]
 
 
 def test_project_table_overrides_and_extends_the_packs(tmp_path):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from auditor.checks.findings import Finding
+from auditor.engines.base import StageOutcome
 from auditor.evaluation.evaluate import Evaluation
 from auditor.settings import Settings
 
@@ -25,17 +26,20 @@ class Scope(enum.Enum):
 
     PAIRS = "pairs"  # each host/device pair (with every other pair at hand)
     DEVICES = "devices"  # a device pool across every host paired with it
+    ENGINES = "engines"  # what an engine's own stage found (CheckContext.stage_outcomes)
     SUPPRESSIONS = "suppressions"  # the suppression comments, after every other check
 
 
 @dataclass
 class CheckContext:
     """Everything a check may read: the evaluated pairs, the pair evaluations (once each, in
-    order), the settings; `suppressions` once the other checks' findings were matched."""
+    order), the settings, the outcomes of the engines' own stages; `suppressions` once the
+    other checks' findings were matched."""
 
     evaluated: list[tuple[Pair, Evaluation]]
     evaluations: list[Evaluation]
     settings: Settings
+    stage_outcomes: list[StageOutcome] = field(default_factory=list)
     selected: list[str] = field(default_factory=list)
     suppressed: list[Finding] = field(default_factory=list)
     suppressions: SuppressionIndex | None = None

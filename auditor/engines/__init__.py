@@ -1,7 +1,7 @@
 """Serving engines, one module each (`sglang.py`), found by walking this package.
 
-Each module defines `register(registry)` and adds its `Engine` (base.py); nothing else lists
-them. The stages ask `active()` for every registered engine's names.
+Each engine module defines `register(registry)` and adds its `Engine` (base.py); nothing else
+lists them. A module defining no `register` is a part of an engine (`vllm_run.py`). The stages ask `active()` for every registered engine's names.
 """
 
 from __future__ import annotations
@@ -10,9 +10,24 @@ import functools
 import importlib
 import pkgutil
 
-from auditor.engines.base import Engine, HostDeclarations, Registry, SizeClaim
+from auditor.engines.base import (
+    Engine,
+    HostDeclarations,
+    Registry,
+    SizeClaim,
+    StageInput,
+    StageOutcome,
+)
 
-__all__ = ["Engine", "HostDeclarations", "SizeClaim", "active", "default_packs"]
+__all__ = [
+    "Engine",
+    "HostDeclarations",
+    "SizeClaim",
+    "StageInput",
+    "StageOutcome",
+    "active",
+    "default_packs",
+]
 
 
 @functools.cache
@@ -23,7 +38,9 @@ def active() -> tuple[Engine, ...]:
         if info.name == "base" or info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
-        module.register(registry)
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(registry)
     return tuple(registry.engines)
 
 
@@ -42,3 +59,12 @@ def host_declarations() -> tuple[HostDeclarations, ...]:
 
 def post_build_hooks() -> tuple:
     return tuple(hook for engine in active() for hook in engine.post_build)
+
+
+def tables() -> tuple[str, ...]:
+    """The pack tables engines read themselves (kept raw by the settings)."""
+    return tuple(e.table for e in active() if e.table is not None)
+
+
+def with_stages() -> tuple[Engine, ...]:
+    return tuple(e for e in active() if e.stage is not None)

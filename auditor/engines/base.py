@@ -10,13 +10,36 @@ once, as data; the stages read them through `auditor.engines.active()`.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from auditor.frontend.index import ProjectIndex
+    from auditor.frontend.parse import ParsedModule
     from auditor.interpret.machine import Interpreter
-    from auditor.interpret.values import Instance
+    from auditor.interpret.values import Instance, Unknown
+    from auditor.limits import Limits
+
+
+def _rules_dir() -> Path:
+    """`rules/` beside the package in a checkout; `share/layout-audit/rules` when installed."""
+    source_tree = Path(__file__).resolve().parent.parent.parent / "rules"
+    if source_tree.is_dir():
+        return source_tree
+    return Path(sys.prefix) / "share" / "layout-audit" / "rules"
+
+
+RULES_DIR = _rules_dir()  # the bundled rule packs (re-exported by auditor.settings)
+
+
+class ConfigError(Exception):
+    """A configuration or rule-pack problem; its message names the file and the key.
+
+    Defined here so that an engine reading its own pack table can raise it; auditor.settings
+    re-exports it."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +73,37 @@ class HostDeclarations:
 PostBuild = Callable[["Interpreter", "Instance", Callable[[str], bool]], Any]
 
 
+@dataclass
+class StageInput:
+    """What an engine's own stage reads: the files read (bytes by display path), the modules,
+    the index, the settings (typed loosely: settings sit above engines), the limits, and the
+    engine's pack table (`Engine.table`, merged over the packs; empty when none names it)."""
+
+    data: dict[str, bytes]
+    parsed: list[ParsedModule]
+    index: ProjectIndex
+    settings: Any
+    limits: Limits
+    table: dict[str, Any]
+
+
+@dataclass
+class StageOutcome:
+    """What an engine's own stage found: rows for `--show-pools` (objects with `title`, `label`,
+    `text`), a part of the summary line, unresolved items (subject, Unknown). The engine's
+    checks (`Scope.ENGINES`) read the outcome from `CheckContext.stage_outcomes`. A result
+    with an outcome is not stored whole: nothing records which files the stage looked at."""
+
+    engine: str
+    rows: list[Any] = field(default_factory=list)
+    summary: str = ""
+    unresolved: list[tuple[str, Unknown]] = field(default_factory=list)
+
+
+# An engine's own stage, after the pools are evaluated: None when the tree has nothing of it.
+Stage = Callable[[StageInput], "StageOutcome | None"]
+
+
 @dataclass(frozen=True)
 class Engine:
     """One engine's contribution. Every field but `name` and `rule_pack` is optional: an engine
@@ -61,6 +115,8 @@ class Engine:
     size_claims: tuple[SizeClaim, ...] = ()
     host_declarations: tuple[HostDeclarations, ...] = ()
     post_build: tuple[PostBuild, ...] = ()
+    table: str | None = None  # a table of its own in rule packs, kept raw for `stage`
+    stage: Stage | None = None  # a stage of its own (a model beside the pools)
 
 
 class Registry:

@@ -33,7 +33,9 @@ def render(result: AuditResult, out: TextIO, err: TextIO, show_unresolved: bool 
             out.write(f"  model dimensions: {describe(dimensions)}\n")
         if finding.device is not None:
             device = finding.device.location
-            out.write(f"  device side: {device.path}:{device.line}:{device.column}\n")
+            out.write(
+                f"  {finding.device.role} side: {device.path}:{device.line}:{device.column}\n"
+            )
         if finding.pairing:
             out.write(f"  pairing: {shorten(finding.pairing)}\n")
         _hint(finding.code, hinted, out)
@@ -90,4 +92,7 @@ def summary(result: AuditResult, err: TextIO) -> None:
     ]
     if result.errors:
         parts.append(f"{len(result.errors)} files with errors")
+    for outcome in reversed(result.stages):  # an engine's own stage (vLLM: spec classes, sites)
+        if outcome.summary:
+            parts.insert(3, outcome.summary)
     err.write(" · ".join(parts) + f" ({result.seconds:.2f}s)\n")

@@ -1,0 +1,97 @@
+"""vLLM: its rule pack (rules/vllm.toml, whose `[vllm]` table this engine reads itself) and its
+own stage: find KV spec classes and their sites, evaluate each site at each point.
+
+vLLM has no host/device pool classes (vllm_specs.py says what it has instead). The stage runs
+only when the tree defines KV spec classes (a class with a `page_size_bytes` property), so an
+SGLang tree's audit is unchanged. LA201 (auditor/checks/) judges the outcome.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from auditor.engines.base import Engine, Registry, StageInput, StageOutcome
+from auditor.engines.vllm_pack import load_pack
+from auditor.engines.vllm_specs import (
+    SiteResult,
+    SpecEvaluator,
+    VllmPack,
+    defines_specs,
+    spec_classes,
+    spec_rows,
+    spec_sites,
+)
+from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex
+from auditor.frontend.parse import ParsedModule
+from auditor.interpret.values import Unknown
+
+
+@dataclass
+class VllmOutcome(StageOutcome):
+    """The stage's outcome; `results`, `specs` and `pack` are what LA201 reads."""
+
+    specs: int = 0
+    sites: int = 0
+    points: int = 0
+    results: list[SiteResult] = field(default_factory=list)
+    spec_classes: list[ClassInfo] = field(default_factory=list)
+    pack: VllmPack | None = None
+
+
+def audit_vllm(given: StageInput) -> VllmOutcome | None:
+    """The vLLM outcome, or None when the tree defines no KV spec class."""
+    data_by_path, parsed, index = given.data, given.parsed, given.index
+    spec_files = [m for m in parsed if defines_specs(data_by_path.get(m.display_path, b""))]
+    if not spec_files:
+        return None
+    spec_modules = _indexed(index, spec_files)
+    specs = spec_classes(index, spec_modules)
+    if not specs:
+        return None
+    pack = load_pack(given.table)
+    names = sorted({cls.name for cls in specs})
+    called = re.compile(rb"\b(?:" + b"|".join(n.encode() for n in names) + rb")\s*\(")
+    site_files = [m for m in parsed if called.search(data_by_path.get(m.display_path, b""))]
+    sites = spec_sites(index, _indexed(index, site_files), specs, pack.other_platforms)
+    results = SpecEvaluator(index, pack, given.limits, specs).evaluate(sites)
+    outcome = VllmOutcome(
+        engine="vllm",
+        rows=spec_rows(results),
+        summary=f"{len(specs)} KV spec classes, {len(sites)} spec sites",
+        specs=len(specs),
+        sites=len(sites),
+        points=sum(1 for r in results for _ in r.points),
+        results=results,
+        spec_classes=specs,
+        pack=pack,
+    )
+    seen: set[tuple[str, str]] = set()
+    for result in results:
+        for point in result.points:
+            value = point.value
+            if value is not None and value.unknown is not None:
+                key = (str(result.site.location), value.unknown.reason)
+                if key not in seen:
+                    seen.add(key)
+                    subject = f"KV spec {result.site.spec.name} in {result.site.where}"
+                    unknown = value.unknown
+                    one_line = Unknown(" ".join(unknown.reason.split()), unknown.location)
+                    outcome.unresolved.append((subject, one_line))
+    return outcome
+
+
+def _indexed(index: ProjectIndex, modules: list[ParsedModule]) -> list[ModuleInfo]:
+    found = []
+    for parsed in modules:
+        module = index.module_for(parsed)
+        if module is not None:
+            found.append(module)
+    return found
+
+
+VLLM = Engine(name="vllm", rule_pack="vllm", table="vllm", stage=audit_vllm)
+
+
+def register(registry: Registry) -> None:
+    registry.add(VLLM)
