@@ -11,6 +11,7 @@ torch imports nothing. The audit process itself never imports torch.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
 import json
 import os
@@ -311,9 +312,10 @@ def start_reading(cache: Any = None) -> None:
 
 
 def _cache_key(installation: list) -> str:
-    from auditor.incremental.cache import key_of
-
-    return key_of("dtype-facts", FACTS_FORMAT, installation)
+    """The cache key of the facts of one torch installation (hashed as cache.key_of hashes:
+    this module sits below the cache's layer, so it cannot import it)."""
+    text = json.dumps(["dtype-facts", FACTS_FORMAT, installation], sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def facts() -> dict:
