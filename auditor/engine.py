@@ -22,6 +22,7 @@ from auditor.cache import (
     torch_version,
 )
 from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
+from auditor.coverage import Coverage, measure_coverage
 from auditor.declared import DeclaredHostEvaluator
 from auditor.discover import SourceFile, discover
 from auditor.evaluate import Evaluation, PoolEvaluator
@@ -59,12 +60,15 @@ class Unresolved:
 
 @dataclass
 class AuditResult:
+    """Everything one audit found, and what it compared (`coverage`): reports render this."""
+
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     unresolved: list[Unresolved] = field(default_factory=list)
     evaluations: list[Evaluation] = field(default_factory=list)
     catalog: PoolCatalog | None = None
+    coverage: Coverage = field(default_factory=Coverage)  # which pairs were really compared
     files_read: int = 0  # files read and parsed (E902 files excluded)
     files_found: int = 0  # files discovered
     files_indexed: int = 0  # of those read, the ones that could matter and went through libcst
@@ -120,7 +124,7 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
         into.setdefault(
             (pair, reason), Unresolved(pair, Unknown(reason, evaluation.device.location))
         )
-    if evaluation.points and not feasible:
+    if evaluation.points and not feasible and evaluation.host is None:  # a pair: coverage says
         first = evaluation.points[0]
         reason = (
             first.failure
@@ -357,6 +361,13 @@ def audit(
     rejected = {module.display_path for module in parsed if module.rejected}
     result.files_read = len(parsed) - len(rejected | reported)
     result.files_indexed = sum(1 for module in parsed if module.is_parsed) - len(rejected)
+    result.coverage = measure_coverage(evaluated, pools, settings, result.files_read)
+    for pair in result.coverage.never_compared:  # unknown is not success: name each one
+        reason = f"never compared: {pair.why}"
+        unresolved.setdefault(
+            ("coverage", pair.title, pair.location, reason),
+            Unresolved(pair.title, Unknown(reason, pair.location)),
+        )
     result.findings.sort(key=Finding.sort_key)
     result.errors.sort(key=lambda e: (e.path, e.line, e.column))
     result.unresolved = sorted(
