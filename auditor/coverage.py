@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 NOT_EVALUATED = "not evaluated"
 INFEASIBLE = "no feasible config point"
-FAILED = "evaluation failed at every feasible config point"
+FAILED = "evaluation undecided"  # no point feasible, one or more could not be decided
 NO_COUNTERPART = "no host buffer with a device counterpart"
 HOST_UNRESOLVED = "host figures unresolved"
 DEVICE_UNRESOLVED = "device figures unresolved"
@@ -189,8 +189,15 @@ def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> Evaluatio
         return EvaluationCoverage(*counts, NOT_EVALUATED)
     if not feasible:
         failed = next((p.failure for p in points if p.failure is not None), None)
+        infeasible = [p.infeasible for p in points if p.infeasible is not None]
         if failed is not None:
-            return EvaluationCoverage(*counts, FAILED, failed.reason)
+            detail = failed.reason
+            if infeasible:
+                detail += (
+                    f" ({len(infeasible)} of {len(points)} points infeasible: "
+                    f"{infeasible[0].reason})"
+                )
+            return EvaluationCoverage(*counts, FAILED, detail)
         first = points[0].infeasible
         return EvaluationCoverage(*counts, INFEASIBLE, first.reason if first else None)
     if not candidates:

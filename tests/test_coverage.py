@@ -104,7 +104,7 @@ def evaluation_of(*points: PointResult) -> Evaluation:
                 point({}, {}, failure=Unknown("host X may raise", None)),
             ],
             coverage.FAILED,
-            "host X may raise",
+            "host X may raise (1 of 2 points infeasible: assert x)",
         ),
         (
             [point({"a": figure("a")}, {"b": figure("b")})],
