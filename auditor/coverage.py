@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 from auditor.location import Location
 
 if TYPE_CHECKING:
-    from auditor.evaluate import Evaluation
-    from auditor.pairing import Pair, PoolCatalog
+    from auditor.evaluation.evaluate import Evaluation
+    from auditor.pairing.catalog import Pair, PoolCatalog
     from auditor.settings import Settings
 
 NOT_EVALUATED = "not evaluated"

@@ -18,12 +18,12 @@ from helpers import write_tree
 
 from auditor import coverage
 from auditor.cli import main
-from auditor.engine import AuditResult, audit
-from auditor.evaluate import Evaluation, PointResult
+from auditor.evaluation.evaluate import Evaluation, PointResult
+from auditor.evaluation.measure import BufferFigure
 from auditor.interpret.control import Infeasible
 from auditor.interpret.values import Unknown
 from auditor.location import Location
-from auditor.measure import BufferFigure
+from auditor.pipeline import AuditResult, audit
 from auditor.report import github, json_report, sarif, table, text
 from auditor.settings import Settings, load_settings
 
@@ -233,7 +233,7 @@ def test_sarif_run_properties_carry_the_coverage(result):
 
 
 def test_cached_result_keeps_its_coverage(result):
-    from auditor.cache import dump, load
+    from auditor.incremental.cache import dump, load
 
     assert load(json.loads(json.dumps(dump(result)))).coverage == result.coverage
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from auditor.engine import AuditResult
+from auditor.pipeline import AuditResult
 
 
 def pair_items(result: AuditResult) -> list[dict]:
