@@ -21,6 +21,7 @@ import pytest
 import auditor.evaluation.evaluate
 import auditor.frontend.parse
 import auditor.incremental.cache
+import auditor.incremental.results
 import auditor.pipeline
 from auditor.cli import main
 from auditor.incremental.cache import CACHE_DIR_NAME, Cache, CachedDtype, dump, load
@@ -290,7 +291,7 @@ def damage(path: Path, how: str) -> None:
         path.write_bytes(os.urandom(300) + b"\xff\xfe\x00")
     elif how == "wrong-shape":
         entry = read_entry(path)
-        entry["value"] = [1, {"$data": "auditor.pipeline:AuditResult", "fields": {}}, "x"]
+        entry["value"] = [1, {"$data": "auditor.result:AuditResult", "fields": {}}, "x"]
         write_entry(path, entry)
     elif how == "missing-field":
         text = path.read_bytes().partition(b"\n")[2].decode()
@@ -600,13 +601,13 @@ def age_every_file(root: Path, seconds: int = 60) -> None:
 
 def count_reads(monkeypatch) -> list[str]:
     reads: list[str] = []
-    real = auditor.pipeline._read
+    real = auditor.pipeline.read_file
 
     def read(source):
         reads.append(str(source.path))
         return real(source)
 
-    monkeypatch.setattr(auditor.pipeline, "_read", read)
+    monkeypatch.setattr(auditor.pipeline, "read_file", read)
     return reads
 
 
@@ -658,9 +659,9 @@ def test_a_file_that_cannot_be_stated_means_no_manifest(tmp_path):
     old = time.time() - 60
     os.utime(path, (old, old))
     source = SourceFile(path, tmp_path, "gone")
-    assert auditor.pipeline._manifest_key([source], [], ("k",)) is not None
+    assert auditor.incremental.results.manifest_key([source], [], ("k",)) is not None
     path.unlink()  # deleted between discovery and the stat
-    assert auditor.pipeline._manifest_key([source], [], ("k",)) is None
+    assert auditor.incremental.results.manifest_key([source], [], ("k",)) is None
 
 
 def test_a_manifest_never_leads_outside_the_cache(project, capsys, monkeypatch):
