@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from auditor.checks.la001_buffer_size_mismatch import device_counterpart
 from auditor.location import Location
 
 if TYPE_CHECKING:
@@ -160,8 +161,6 @@ class Coverage:
 
 def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> EvaluationCoverage:
     """Count the config points of one (host, device) evaluation where a buffer was compared."""
-    from auditor.checks.la001_buffer_size_mismatch import device_counterpart
-
     points = evaluation.points
     feasible = evaluation.feasible
     compared = 0
