@@ -24,7 +24,7 @@ import auditor.incremental.cache
 import auditor.incremental.results
 import auditor.pipeline
 from auditor.cli import main
-from auditor.incremental.cache import CACHE_DIR_NAME, Cache, CachedDtype, dump, load
+from auditor.incremental.cache import CACHE_DIR_NAME, CACHE_ROOT_ENV, Cache, CachedDtype, dump, load
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -45,6 +45,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def own_secret(tmp_path_factory, monkeypatch):
     """Each test's runs with a secret of their own (child processes inherit the variable)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg")))
+    monkeypatch.delenv(CACHE_ROOT_ENV, raising=False)  # these tests check where the cache goes
     auditor.incremental.cache._secret.cache_clear()
     yield
     auditor.incremental.cache._secret.cache_clear()
@@ -134,6 +135,18 @@ def test_cache_goes_to_the_config_files_folder(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert (tmp_path / "repo" / CACHE_DIR_NAME).is_dir()
     assert not (elsewhere / CACHE_DIR_NAME).exists()
+
+
+def test_the_cache_root_variable_moves_the_cache_out_of_the_tree(tmp_path, monkeypatch, capsys):
+    shutil.copytree(FIXTURES / "incident_buggy", tmp_path / "repo" / "incident_buggy")
+    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.setenv(CACHE_ROOT_ENV, str(tmp_path / "outside"))
+    assert main(["incident_buggy"]) == 1
+    capsys.readouterr()
+    assert (tmp_path / "outside" / CACHE_DIR_NAME / "CACHEDIR.TAG").is_file()
+    assert not (tmp_path / "repo" / CACHE_DIR_NAME).exists()
+    assert main(["--clean-cache"]) == 0
+    assert not (tmp_path / "outside" / CACHE_DIR_NAME).exists()
 
 
 def test_a_fully_warm_run_parses_nothing_with_libcst_and_never_imports_torch(project):
