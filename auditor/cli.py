@@ -52,7 +52,8 @@ configuration: [tool.layout-audit] in the nearest pyproject.toml above PATH, e.g
 
 exit codes:
   0  no findings
-  1  findings, or files that could not be read or parsed (reported as E902)
+  1  findings, or files that could not be read or parsed (reported as E902); with
+     --fail-on-uncompared / --fail-on-unresolved, also pairs never compared / unresolved items
   2  usage, configuration or internal error
 """
 
@@ -138,6 +139,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help="write the current findings to FILE as a baseline and exit 0",
+    )
+    parser.add_argument(
+        "--fail-on-uncompared",
+        action="store_true",
+        default=None,
+        help="exit 1 when a host/device pair was never compared at any config point",
+    )
+    parser.add_argument(
+        "--fail-on-unresolved",
+        action="store_true",
+        default=None,
+        help="exit 1 when anything is unresolved (never-compared pairs included)",
     )
     parser.add_argument("--explain", metavar="CODE", help="explain a check and exit")
     parser.add_argument(
@@ -414,6 +427,10 @@ def run(argv: list[str] | None = None) -> int:
         settings.select = select
     if ignore is not None:
         settings.ignore = ignore
+    if args.fail_on_uncompared:
+        settings.fail_on_uncompared = True
+    if args.fail_on_unresolved:
+        settings.fail_on_unresolved = True
     output_format = args.output_format or settings.output_format
     if args.table and output_format not in ("text", "github"):
         sys.stderr.write(
@@ -456,6 +473,9 @@ def run(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"layout-audit: error: {error}\n")
             return EXIT_ERROR
     try:
+        from auditor.report import text
+
+        text.notice(result, sys.stderr)
         failed = _render(result, settings, args, output_format)
     except BrokenPipeError:
         raise
@@ -466,4 +486,28 @@ def run(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_CLEAN
-    return EXIT_FINDINGS if result.findings or result.errors else EXIT_CLEAN
+    if result.findings or result.errors:
+        return EXIT_FINDINGS
+    return EXIT_FINDINGS if _fails_on_coverage(result, settings, sys.stderr) else EXIT_CLEAN
+
+
+def _fails_on_coverage(result, settings, err: TextIO) -> bool:
+    """`fail-on-uncompared` / `fail-on-unresolved`: a run that left something unchecked is
+    not a pass for teams that ask so; one line on stderr says why it fails."""
+    never = len(result.coverage.never_compared)
+    if settings.fail_on_uncompared and (never or not result.coverage.pairs):
+        what = (
+            f"{never} host/device pair{'s' if never != 1 else ''} never compared"
+            if never
+            else "no host/device pair to compare"
+        )
+        err.write(f"layout-audit: failing: {what} (fail-on-uncompared)\n")
+        return True
+    unresolved = len(result.unresolved)
+    if settings.fail_on_unresolved and unresolved:
+        err.write(
+            f"layout-audit: failing: {unresolved} unresolved item{'s' if unresolved != 1 else ''}"
+            " (fail-on-unresolved; --show-unresolved lists them)\n"
+        )
+        return True
+    return False

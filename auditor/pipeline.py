@@ -15,6 +15,7 @@ from auditor import dtypes, engines
 from auditor.checks import CheckContext, run_checks
 from auditor.checks.findings import Finding
 from auditor.checks.suppressions import SuppressionIndex, scan
+from auditor.coverage import measure_coverage
 from auditor.engines.base import StageInput, StageOutcome
 from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
 from auditor.frontend.parse import FileError, LateParseError, ParsedModule
@@ -115,8 +116,21 @@ def run(
         stages=stages,
     )
     count_files(result, project.sources, parsed, late_errors)
+    result.coverage = measure_coverage(evaluated, pools, settings, result.files_read)
+    result.unresolved = sorted_unresolved(result.unresolved + never_compared(result))
     dtypes.stop_reading()  # a child still reading facts no pool needed
     return result, parsed
+
+
+def never_compared(result: AuditResult) -> list[Unresolved]:
+    """Each pair never compared, as an unresolved item naming it (unknown is not success)."""
+    items = {
+        (pair.title, pair.why, pair.location): Unresolved(
+            pair.title, Unknown(f"never compared: {pair.why}", pair.location)
+        )
+        for pair in result.coverage.never_compared
+    }
+    return list(items.values())
 
 
 def evaluate_all(
@@ -215,8 +229,13 @@ def unresolved(
     for outcome in stages:
         for subject, unknown in outcome.unresolved:
             found[(outcome.engine, subject, unknown.reason)] = Unresolved(subject, unknown)
+    return sorted_unresolved(list(found.values()))
+
+
+def sorted_unresolved(items: list[Unresolved]) -> list[Unresolved]:
+    """In file order."""
     return sorted(
-        found.values(),
+        items,
         key=lambda u: (
             u.unknown.location.path if u.unknown.location else "",
             u.unknown.location.line if u.unknown.location else 0,
@@ -241,7 +260,7 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
         into.setdefault(
             (pair, reason), Unresolved(pair, Unknown(reason, evaluation.device.location))
         )
-    if evaluation.points and not feasible:
+    if evaluation.points and not feasible and evaluation.host is None:  # a pair: coverage says
         first = evaluation.points[0]
         reason = (
             first.failure

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from auditor.checks.findings import Finding
+from auditor.coverage import Coverage
 from auditor.engines.base import StageOutcome
 from auditor.evaluation.evaluate import Evaluation
 from auditor.frontend.parse import FileError
@@ -25,12 +26,15 @@ class Unresolved:
 
 @dataclass
 class AuditResult:
+    """Everything one audit found, and what it compared (`coverage`): reports render this."""
+
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     unresolved: list[Unresolved] = field(default_factory=list)
     evaluations: list[Evaluation] = field(default_factory=list)
     catalog: PoolCatalog | None = None
+    coverage: Coverage = field(default_factory=Coverage)  # which pairs were really compared
     files_read: int = 0  # files read and parsed (E902 files excluded)
     files_found: int = 0  # files discovered
     files_indexed: int = 0  # of those read, the ones that could matter and went through libcst

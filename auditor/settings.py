@@ -46,6 +46,8 @@ PROJECT_KEYS = (
     "pairs",
     "output-format",
     "baseline",
+    "fail-on-uncompared",
+    "fail-on-unresolved",
     *PACK_KEYS,
 )
 
@@ -78,6 +80,9 @@ class Settings:
     respect_gitignore: bool = True
     pairs: dict[str, list[str]] = field(default_factory=dict)  # host class = [device classes]
     output_format: str = "text"
+    # exit 1 when a pair was never compared / anything is unresolved (coverage.py)
+    fail_on_uncompared: bool = False
+    fail_on_unresolved: bool = False
     config_file: str | None = None
     baseline: str | None = None  # a baseline file (baseline.py), relative to the config's folder
     # config dimensions the project's own table sets: {dimension: "file: matrix.key"}, so a key
@@ -401,6 +406,13 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
         settings.respect_gitignore = _expect(
             project.pop("respect-gitignore"), bool, f"{source}: respect-gitignore", "true or false"
         )
+    for key in ("fail-on-uncompared", "fail-on-unresolved"):
+        if key in project:
+            setattr(
+                settings,
+                key.replace("-", "_"),
+                _expect(project.pop(key), bool, f"{source}: {key}", "true or false"),
+            )
     if "pairs" in project:
         pairs = _expect(
             project.pop("pairs"), dict, f"{source}: pairs", "a table of host = [devices]"

@@ -74,7 +74,7 @@ def all_views(capsys, *extra: str) -> list[tuple[int, str, str]]:
 def test_same_output_without_cache_cold_and_warm_on_all_fixtures(project, capsys):
     reference = all_views(capsys, "--no-cache")
     assert not cache_dir(project).exists()  # --no-cache writes nothing
-    assert reference[0][0] == 1 and json.loads(reference[0][1])  # findings, exit 1
+    assert reference[0][0] == 1 and json.loads(reference[0][1])["findings"]  # exit 1
     cold = all_views(capsys)
     assert entries(project)
     warm = all_views(capsys)
@@ -177,13 +177,13 @@ def test_a_fully_warm_run_parses_nothing_with_libcst_and_never_imports_torch(pro
 def test_a_changed_pool_file_is_evaluated_again(project, capsys):
     tree = project / "fixtures" / "incident_fixed"
     code, out, _ = run(capsys, "fixtures/incident_fixed", "--output-format", "json")
-    assert (code, json.loads(out)) == (0, [])
+    assert (code, json.loads(out)["findings"]) == (0, [])
     buggy = project / "fixtures" / "incident_buggy"
     for path in buggy.rglob("*.py"):  # the incident fix reverted, file by file
         shutil.copyfile(path, tree / path.relative_to(buggy))
     changed = run(capsys, "fixtures/incident_fixed", "--output-format", "json")
     assert changed[0] == 1
-    assert [f["code"] for f in json.loads(changed[1])] == ["LA001"]
+    assert [f["code"] for f in json.loads(changed[1])["findings"]] == ["LA001"]
     assert changed == run(
         capsys, "fixtures/incident_fixed", "--output-format", "json", "--no-cache"
     )

@@ -38,7 +38,7 @@ def run_cli(path: str, *extra: str) -> subprocess.CompletedProcess:
 def run_json(path: str, *extra: str) -> tuple[int, list[dict[str, Any]]]:
     done = run_cli(path, "--output-format", "json", *extra)
     assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(done.stdout)
+    return done.returncode, json.loads(done.stdout)["findings"]
 
 
 def real_figures(tree: str) -> dict[str, Any]:

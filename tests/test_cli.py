@@ -167,8 +167,9 @@ def test_json_output_is_valid_json(buggy, capsys):
     (buggy / "broken.py").write_text("x = (\n" + READ_BY_THE_AUDIT)
     code, out, _ = run(capsys, "--isolated", "--output-format", "json", "buggy")
     assert code == 1
-    items = json.loads(out)
-    assert isinstance(items, list)
+    document = json.loads(out)
+    assert list(document) == ["findings", "coverage", "summary"]
+    items = document["findings"]
     codes = sorted(item["code"] for item in items)
     assert codes == ["E902", "LA001"]
     finding = next(item for item in items if item["code"] == "LA001")
@@ -181,10 +182,10 @@ def test_json_output_is_valid_json(buggy, capsys):
     assert all(isinstance(item["message"], str) for item in items)
 
 
-def test_json_output_when_clean_is_an_empty_list(clean, capsys):
+def test_json_output_when_clean_has_no_findings(clean, capsys):
     code, out, _ = run(capsys, "--isolated", "--output-format", "json", "clean")
     assert code == 0
-    assert json.loads(out) == []
+    assert json.loads(out)["findings"] == []
 
 
 def test_show_pools_lists_every_buffer(clean, capsys):

@@ -214,7 +214,7 @@ def run_json(path: str) -> tuple[int, list[dict[str, Any]]]:
     done = run_cli(path, "--output-format", "json")
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(done.stdout)
+    return done.returncode, json.loads(done.stdout)["findings"]
 
 
 def test_every_fixture_pair_has_an_expected_finding() -> None:
@@ -304,7 +304,7 @@ def test_fixture_matrix_comes_from_the_fixture_pyproject() -> None:
     the matrix; --isolated (bundled pack only) must therefore not see it."""
     done = run_cli("fixtures/mha_v_head_dim_buggy", "--isolated", "--output-format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert json.loads(done.stdout) == []
+    assert json.loads(done.stdout)["findings"] == []
 
 
 def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
@@ -317,7 +317,7 @@ def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
         text=True,
         timeout=300,
     )
-    findings = json.loads(done.stdout)
+    findings = json.loads(done.stdout)["findings"]
     trees = sorted({Path(f["path"]).parts[1] for f in findings})
     # mha_v_head_dim needs its own pyproject (head_dim = 192) to show; --isolated hides it
     assert trees == [

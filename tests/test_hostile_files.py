@@ -230,7 +230,7 @@ def test_file_names_that_are_not_text(tree, monkeypatch, output_format):
         ]
         assert INCIDENT_LA001 in out
     elif output_format == "json":
-        items = json.loads(out)
+        items = json.loads(out)["findings"]
         assert sorted(i["path"] for i in items if i["code"] == "E902") == sorted(shown)
         assert [i["code"] for i in items].count("LA001") == 1
     elif output_format == "github":
@@ -381,7 +381,7 @@ def test_every_hostile_file_at_once_in_a_child_process(tree):
                 assert position == expected_position, line
                 assert all(word in line for word in words), line
         else:
-            items = json.loads(child.stdout)
+            items = json.loads(child.stdout)["findings"]
             reported = {item["path"] for item in items if item["code"] == "E902"}
             assert reported == set(expected)
             assert all("\n" not in item["message"] for item in items)

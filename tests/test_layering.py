@@ -21,6 +21,7 @@ LAYERS = [
     ("evaluation", ["evaluation/"]),
     ("pairing", ["pairing/"]),
     ("checks", ["checks/"]),
+    ("coverage", ["coverage.py"]),
     ("result", ["result.py"]),
     ("incremental", ["incremental/"]),
     ("pipeline", ["pipeline.py"]),

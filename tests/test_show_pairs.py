@@ -26,7 +26,9 @@ def test_text_lists_each_pair_with_its_site_and_guards(capsys):
 
 def test_json_findings_carry_the_evidence_and_show_pairs_appends_the_pairs(capsys):
     assert main(["--isolated", "--output-format", "json", FORGOTTEN]) == 1
-    plain = json.loads(capsys.readouterr().out)
+    without = json.loads(capsys.readouterr().out)
+    assert "pairs" not in without
+    plain = without["findings"]
     assert [item["code"] for item in plain] == ["LA001"]
     evidence = plain[0]["pairing_evidence"]
     assert evidence["kind"] == "call site"
@@ -35,9 +37,10 @@ def test_json_findings_carry_the_evidence_and_show_pairs_appends_the_pairs(capsy
     assert "override_kv_cache_dim" not in evidence["arguments"]
 
     assert main(["--isolated", "--output-format", "json", "--show-pairs", FORGOTTEN]) == 1
-    items = json.loads(capsys.readouterr().out)
-    assert items[0] == plain[0]
-    pairs = [item for item in items if item["code"] == "PAIR"]
+    document = json.loads(capsys.readouterr().out)
+    assert document["findings"] == plain
+    pairs = [item for item in document["pairs"] if item["code"] == "PAIR"]
+    assert all(item["code"] in ("PAIR", "NOT-A-HOST") for item in document["pairs"])
     assert len(pairs) == 4
     nsa = [p for p in pairs if p["device"] == "NSATokenToKVPool"]
     assert sorted(p["pairing_evidence"]["site"]["path"].rsplit("/", 1)[1] for p in nsa) == [

@@ -132,12 +132,14 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def summary_markdown(result: AuditResult, listed: list[Item]) -> str:
+def summary_markdown(
+    result: AuditResult, listed: list[Item], root: str | os.PathLike[str] | None = None
+) -> str:
     """The job summary: a heading with the counts, then one table row per item."""
     counts = [_plural(len(result.findings), "finding")]
     if result.errors:
         counts.append(_plural(len(result.errors), "file error"))
-    lines = [f"## layout-audit: {', '.join(counts)}", ""]
+    lines = [f"## layout-audit: {', '.join(counts)}", "", *_coverage_markdown(result, root)]
     if listed:
         lines += ["| Code | Location | Message |", "| --- | --- | --- |"]
         lines += [
@@ -146,6 +148,31 @@ def summary_markdown(result: AuditResult, listed: list[Item]) -> str:
         ]
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _coverage_markdown(result: AuditResult, root: str | os.PathLike[str] | None) -> list[str]:
+    """What was compared, so a green check with pairs never compared reads as such: the
+    counts, then each pair never compared with its reason (coverage.py)."""
+    coverage = result.coverage
+    if coverage.notice:
+        return [f"**Nothing compared:** {_cell(coverage.notice)}", ""]
+    if not coverage.pairs:
+        return []
+    never = coverage.never_compared
+    lines = [f"**Coverage:** {_cell(coverage.line())}", ""]
+    if never:
+        lines += [
+            "| Pair never compared | Where | Why |",
+            "| --- | --- | --- |",
+            *(
+                f"| {_cell(pair.title)} "
+                f"| {_cell(f'{_shown_path(pair.location.path, root)}:{pair.location.line}')} "
+                f"| {_cell(pair.why)} |"
+                for pair in never
+            ),
+            "",
+        ]
+    return lines
 
 
 def _write_summary(path: str | os.PathLike[str], text: str) -> str | None:
@@ -177,7 +204,7 @@ def render(
     listed = items(result, root)
     in_summary = False
     if summary_path is not None:
-        failure = _write_summary(summary_path, summary_markdown(result, listed))
+        failure = _write_summary(summary_path, summary_markdown(result, listed, root))
         if failure is None:
             in_summary = True
         else:

@@ -1,10 +1,15 @@
-"""JSON output: an array of findings (file errors included with code E902); with
-`--show-pairs`, one item per host/device pair after them (`"code": "PAIR"`)."""
+"""JSON output: one object, `{"findings": [...], "coverage": [...], "summary": {...}}`.
+
+`findings` holds file errors (code E902) and findings; `coverage` one item per host/device pair
+with its config points compared / feasible / total and why it was never compared
+(coverage.py); `summary` the counts of the summary line. With `--show-pairs`, `pairs` lists
+each pair's evidence (`"code": "PAIR"`) and the classes not taken for hosts (`NOT-A-HOST`).
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TextIO
+from typing import Any, TextIO
 
 from auditor.pipeline import AuditResult
 from auditor.report.dimensions import model_dimensions
@@ -39,8 +44,20 @@ def pair_items(result: AuditResult) -> list[dict]:
     return items
 
 
+def summary(result: AuditResult) -> dict[str, Any]:
+    """The summary line as data: counts, coverage of the pairs, and the nothing-audited notice."""
+    return {
+        "findings": len(result.findings),
+        "files": result.files_read,
+        "files_with_errors": len(result.errors),
+        **result.coverage.summary_json(),
+        "config_points": result.points_evaluated,
+        "unresolved": len(result.unresolved),
+    }
+
+
 def render(result: AuditResult, out: TextIO, show_pairs: bool = False) -> None:
-    items = [
+    findings = [
         {
             "code": "E902",
             "path": error.path,
@@ -55,8 +72,13 @@ def render(result: AuditResult, out: TextIO, show_pairs: bool = False) -> None:
         dimensions = model_dimensions(result, finding)
         if dimensions:  # after the varied config point: the values it was computed with
             item["model_dimensions"] = dimensions
-        items.append(item)
+        findings.append(item)
+    document: dict[str, Any] = {
+        "findings": findings,
+        "coverage": [pair.as_json() for pair in result.coverage.pairs],
+    }
     if show_pairs:
-        items.extend(pair_items(result))
-    json.dump(items, out, indent=2)
+        document["pairs"] = pair_items(result)
+    document["summary"] = summary(result)
+    json.dump(document, out, indent=2)
     out.write("\n")

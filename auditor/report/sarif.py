@@ -235,8 +235,40 @@ def build(
                 "tool": {"driver": driver},
                 "columnKind": "unicodeCodePoints",
                 "results": results,
+                "properties": _coverage_properties(result),
             }
         ],
+    }
+
+
+def _camel(name: str) -> str:
+    """`pairs_compared` -> `pairsCompared`, as SARIF names its properties."""
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def _coverage_properties(result: AuditResult) -> dict[str, Any]:
+    """The run's coverage (coverage.py) as SARIF run properties: the counts, and every pair
+    never compared with its reason, so an empty `results` is not read as all compared."""
+    coverage = result.coverage
+    counts = {_camel(key): value for key, value in coverage.summary_json().items()}
+    return {
+        "coverage": {
+            **counts,
+            "neverCompared": [
+                {
+                    "host": pair.host,
+                    "device": pair.device,
+                    "path": pair.location.path,
+                    "line": pair.location.line,
+                    "reason": pair.reason,
+                    "detail": pair.detail,
+                }
+                for pair in coverage.never_compared
+            ],
+        },
+        "configPoints": result.points_evaluated,
+        "unresolved": len(result.unresolved),
     }
 
 

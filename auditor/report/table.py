@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from auditor.checks.la001_buffer_size_mismatch import device_counterpart
+from auditor.coverage import EvaluationCoverage, evaluation_coverage
 from auditor.evaluation.matrix import describe_value
 from auditor.evaluation.measure import BufferFigure
 from auditor.pipeline import AuditResult
@@ -114,6 +115,20 @@ class Grid:
     skipped: int = 0  # infeasible or failed config points, not shown
     truncated: bool = False
     unmirrored: list[str] = field(default_factory=list)  # device buffers no host buffer covers
+    coverage: EvaluationCoverage | None = None  # None: counted as compared
+
+    @property
+    def compared(self) -> bool:
+        """A buffer was compared at one config point or more (coverage.py): otherwise the
+        grid reads "not compared", never "no disagreement"."""
+        return self.coverage is None or self.coverage.compared
+
+    @property
+    def not_compared(self) -> str:
+        """`not compared (reason)`, or empty when the pair was compared."""
+        if self.compared:
+            return ""
+        return f"not compared ({self.coverage.reason})"
 
     @property
     def title(self) -> str:
@@ -130,9 +145,10 @@ class Grid:
     @property
     def summary(self) -> str:
         shown = len(self.rows) * len(self.columns)
-        parts = [
-            f"{self.mismatches} of {shown} cells disagree" if self.mismatches else "no disagreement"
-        ]
+        if self.mismatches:
+            parts = [f"{self.mismatches} of {shown} cells disagree"]
+        else:
+            parts = [self.not_compared or "no disagreement"]
         if self.unresolved:
             parts.append(f"{self.unresolved} cells unresolved")
         points = f"{len(self.rows)} config points"
@@ -182,6 +198,7 @@ def build(result: AuditResult, settings: Settings) -> list[Grid]:
             columns=columns,
             skipped=len(evaluation.points) - len(feasible),
             truncated=evaluation.truncated,
+            coverage=evaluation_coverage(evaluation, settings),
         )
         covered: set[str] = set()
         device_names: set[str] = set()
@@ -230,7 +247,10 @@ def render_text(grids: list[Grid], out: TextIO) -> None:
         if grid.evidence:
             out.write(f"  pairing: {grid.evidence}\n")
         if not grid.rows:
-            out.write(f"  no feasible config point ({grid.skipped} skipped)\n")
+            why = grid.coverage.reason if grid.coverage is not None else ""
+            if grid.coverage is not None and grid.coverage.detail:
+                why += f": {grid.coverage.detail}"
+            out.write(f"  not compared: {why} ({grid.skipped} skipped)\n")
             continue
         if not grid.columns:
             out.write("  the host pool holds no buffers\n")
@@ -286,6 +306,7 @@ td.absent { color: #999; }
 .swatch.ok { background: #fff; }
 .swatch.mismatch { background: #e0242b; }
 .swatch.unresolved { background: #fff3b0; }
+section.not-compared h2, .swatch.not-compared { background: #d8d8d8; }
 """
 
 
@@ -315,10 +336,13 @@ def _html_cell(cell: Cell) -> str:
 
 
 def _html_grid(grid: Grid) -> list[str]:
-    parts = [f'<section class="pair">\n<h2>{_e(grid.host)} &larr; {_e(grid.device)}</h2>']
+    section = "pair" if grid.compared else "pair not-compared"
+    parts = [f'<section class="{section}">\n<h2>{_e(grid.host)} &larr; {_e(grid.device)}</h2>']
     if grid.evidence:
         parts.append(f'<p class="meta evidence">pairing: {_e(grid.evidence)}</p>')
     parts.append(f'<p class="meta summary">{_e(grid.summary)}</p>')
+    if not grid.compared and grid.coverage is not None and grid.coverage.detail:
+        parts.append(f'<p class="meta why">{_e(grid.coverage.detail)}</p>')
     if grid.rows:
         heads = grid.varied or ["config"]
         parts.append("<table>\n<thead><tr>")
@@ -354,6 +378,8 @@ def render_html(grids: list[Grid], out: TextIO, title: str = "layout-audit: layo
         '<span><span class="swatch mismatch"></span>host &ne; device (LA001)</span>'
         '<span><span class="swatch unresolved"></span>? unresolved (reason in the tooltip)</span>'
         "<span>- nothing to compare with</span>"
+        '<span><span class="swatch not-compared"></span>pair not compared at any config point'
+        "</span>"
         "</div>",
     ]
     if not grids:

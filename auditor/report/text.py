@@ -74,6 +74,13 @@ def render_unresolved(result: AuditResult, out: TextIO) -> None:
         out.write(f"  {where}: {item.subject}: {item.unknown.reason}\n")
 
 
+def notice(result: AuditResult, err: TextIO) -> None:
+    """When no pool or no pair was found: what was looked for and how to configure it, as
+    ruff warns "No Python files found" (every output format)."""
+    if result.coverage.notice:
+        err.write(f"layout-audit: warning: {result.coverage.notice}\n")
+
+
 def summary(result: AuditResult, err: TextIO) -> None:
     catalog = result.catalog
     pools = (
@@ -87,6 +94,7 @@ def summary(result: AuditResult, err: TextIO) -> None:
         f"Found {found} finding{'s' if found != 1 else ''}",
         f"{result.files_read} files",
         pools,
+        *([compared] if (compared := result.coverage.line()) else []),
         f"{result.points_evaluated} config points",
         f"{len(result.unresolved)} unresolved",
     ]

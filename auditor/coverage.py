@@ -1,0 +1,288 @@
+"""Coverage: which host/device pairs were really compared, so that a clean run that compared
+nothing is never mistaken for a clean run that compared everything (unknown is not success).
+
+Definitions (docs/coverage.md):
+- a *pair* is one entry of the pool catalog: a host pool, a device pool, and what pairs them
+  (a call site, a declaration, the annotation or the config), as the summary line counts them;
+- a pair is *compared at a config point* when the point is feasible (the code accepts it and
+  every build finished) and at least one host buffer and its device counterpart (same name, or
+  the `buffer-map` entry) both have resolved bytes per token per layer there: the comparison
+  LA001 makes;
+- a pair is *compared* when that holds at one config point or more; otherwise it is *never
+  compared*, with the reason (one of `REASONS`) and the first underlying cause.
+
+Pure data, computed once per audit from the (pair, evaluation) list and stored on the result
+(`AuditResult.coverage`); every report and the corpus runner read it from there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from auditor.checks.la001_buffer_size_mismatch import device_counterpart
+from auditor.location import Location
+
+if TYPE_CHECKING:
+    from auditor.evaluation.evaluate import Evaluation
+    from auditor.pairing.catalog import Pair, PoolCatalog
+    from auditor.settings import Settings
+
+NOT_EVALUATED = "not evaluated"
+INFEASIBLE = "no feasible config point"
+FAILED = "evaluation undecided"  # no point feasible, one or more could not be decided
+NO_COUNTERPART = "no host buffer with a device counterpart"
+HOST_UNRESOLVED = "host figures unresolved"
+DEVICE_UNRESOLVED = "device figures unresolved"
+BOTH_UNRESOLVED = "host and device figures unresolved"
+REASONS = (
+    NOT_EVALUATED,
+    INFEASIBLE,
+    FAILED,
+    NO_COUNTERPART,
+    HOST_UNRESOLVED,
+    DEVICE_UNRESOLVED,
+    BOTH_UNRESOLVED,
+)
+
+
+@dataclass(frozen=True)
+class EvaluationCoverage:
+    """How many config points of one evaluation compared at least one buffer, and if none,
+    why (`reason`, one of `REASONS`) and the first underlying cause (`detail`)."""
+
+    points_total: int
+    points_feasible: int
+    points_compared: int
+    reason: str | None = None
+    detail: str | None = None
+
+    @property
+    def compared(self) -> bool:
+        return self.points_compared > 0
+
+
+@dataclass(frozen=True)
+class PairCoverage:
+    """One host/device pair of the catalog: its config points compared / feasible / total,
+    and why it was never compared (None when it was)."""
+
+    host: str  # class names
+    device: str
+    location: Location  # where the pair is decided: the call site, else the host class
+    pairing: str  # the evidence, as --show-pairs prints it
+    points_total: int
+    points_feasible: int
+    points_compared: int
+    reason: str | None = None  # one of REASONS when never compared
+    detail: str | None = None  # the first underlying cause, in the interpreter's words
+
+    @property
+    def compared(self) -> bool:
+        return self.points_compared > 0
+
+    @property
+    def title(self) -> str:
+        return f"{self.host} <- {self.device}"
+
+    @property
+    def why(self) -> str:
+        """The reason with its cause, one line."""
+        if self.reason is None:
+            return ""
+        return f"{self.reason}: {self.detail}" if self.detail else self.reason
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "host": self.host,
+            "device": self.device,
+            "path": self.location.path,
+            "line": self.location.line,
+            "pairing": self.pairing,
+            "compared": self.compared,
+            "points_compared": self.points_compared,
+            "points_feasible": self.points_feasible,
+            "points_total": self.points_total,
+            "reason": self.reason,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What an audit compared: every pair's coverage, the pool counts, and, when nothing could
+    be compared at all (no pool, or no pair), a notice saying what was looked for and how to
+    configure it."""
+
+    pairs: tuple[PairCoverage, ...] = ()
+    device_pools: int = 0
+    host_pools: int = 0
+    notice: str | None = None
+
+    @property
+    def compared(self) -> int:
+        """Pairs compared at one config point or more."""
+        return sum(1 for pair in self.pairs if pair.compared)
+
+    @property
+    def never_compared(self) -> list[PairCoverage]:
+        return [pair for pair in self.pairs if not pair.compared]
+
+    def reasons(self) -> dict[str, int]:
+        """Pairs never compared, counted by reason; most frequent first, then `REASONS` order."""
+        counts = Counter(pair.reason or NOT_EVALUATED for pair in self.never_compared)
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], REASONS.index(kv[0]))))
+
+    def line(self) -> str:
+        """The summary line's part: `2 of 17 pairs compared, 15 never (12 no feasible config
+        point, 3 host figures unresolved)`; empty when there is no pair."""
+        if not self.pairs:
+            return ""
+        text = f"{self.compared} of {len(self.pairs)} pairs compared"
+        never = len(self.pairs) - self.compared
+        if never:
+            grouped = ", ".join(f"{count} {reason}" for reason, count in self.reasons().items())
+            text += f", {never} never ({grouped})"
+        return text
+
+    def summary_json(self) -> dict[str, Any]:
+        """The counts, for the JSON summary and SARIF run properties."""
+        return {
+            "device_pools": self.device_pools,
+            "host_pools": self.host_pools,
+            "pairs": len(self.pairs),
+            "pairs_compared": self.compared,
+            "pairs_never_compared": len(self.pairs) - self.compared,
+            "never_compared_reasons": self.reasons(),
+            "notice": self.notice,
+        }
+
+
+def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> EvaluationCoverage:
+    """Count the config points of one (host, device) evaluation where a buffer was compared."""
+    points = evaluation.points
+    feasible = evaluation.feasible
+    compared = 0
+    host_missing = device_missing = None  # the first unresolved figure of each side
+    candidates = False  # a host buffer with a device counterpart, at some feasible point
+    for point in feasible:
+        hit = False
+        for name, host_figure in point.host.items():
+            device_figure = device_counterpart(name, point.device, settings)
+            if device_figure is None:
+                continue
+            candidates = True
+            if host_figure.resolved and device_figure.resolved:
+                hit = True
+                continue
+            if not host_figure.resolved and host_missing is None:
+                host_missing = f"{name}: {host_figure.unknown.reason}"
+            if not device_figure.resolved and device_missing is None:
+                device_missing = f"{device_figure.name}: {device_figure.unknown.reason}"
+        compared += hit
+    counts = (len(points), len(feasible), compared)
+    if compared:
+        return EvaluationCoverage(*counts)
+    if not points:
+        return EvaluationCoverage(*counts, NOT_EVALUATED)
+    if not feasible:
+        failed = next((p.failure for p in points if p.failure is not None), None)
+        infeasible = [p.infeasible for p in points if p.infeasible is not None]
+        if failed is not None:
+            detail = failed.reason
+            if infeasible:
+                detail += (
+                    f" ({len(infeasible)} of {len(points)} points infeasible: "
+                    f"{infeasible[0].reason})"
+                )
+            return EvaluationCoverage(*counts, FAILED, detail)
+        first = points[0].infeasible
+        return EvaluationCoverage(*counts, INFEASIBLE, first.reason if first else None)
+    if not candidates:
+        host = sorted({n for p in feasible for n in p.host})
+        device = sorted({n for p in feasible for n in p.device})
+        detail = f"host buffers: {', '.join(host) or 'none'}; device buffers: {', '.join(device) or 'none'}"
+        return EvaluationCoverage(*counts, NO_COUNTERPART, detail)
+    if host_missing is not None and device_missing is not None:
+        return EvaluationCoverage(
+            *counts, BOTH_UNRESOLVED, f"host {host_missing}; device {device_missing}"
+        )
+    if host_missing is not None:
+        return EvaluationCoverage(*counts, HOST_UNRESOLVED, host_missing)
+    return EvaluationCoverage(*counts, DEVICE_UNRESOLVED, device_missing)
+
+
+def pair_location(pair: Pair) -> Location:
+    """Where a pair is decided: its call site, else the host class."""
+    return pair.site.location if pair.site is not None else pair.host.location
+
+
+def measure_coverage(
+    evaluated: list[tuple[Pair, Evaluation]],
+    catalog: PoolCatalog | None,
+    settings: Settings,
+    files: int,
+) -> Coverage:
+    """The coverage of an audit, from each pair and its evaluation (pairs sharing one
+    evaluation share its counts); `files`: how many files were read, for the notice."""
+    by_evaluation: dict[int, EvaluationCoverage] = {}
+    pairs = []
+    for pair, evaluation in evaluated:
+        if id(evaluation) not in by_evaluation:
+            by_evaluation[id(evaluation)] = evaluation_coverage(evaluation, settings)
+        counted = by_evaluation[id(evaluation)]
+        pairs.append(
+            PairCoverage(
+                pair.host.name,
+                pair.device.name,
+                pair_location(pair),
+                pair.evidence,
+                counted.points_total,
+                counted.points_feasible,
+                counted.points_compared,
+                counted.reason,
+                counted.detail,
+            )
+        )
+    devices = len(catalog.devices) if catalog is not None else 0
+    hosts = len(catalog.hosts) if catalog is not None else 0
+    notice = nothing_audited(devices, hosts, len(pairs), settings, files)
+    return Coverage(tuple(pairs), devices, hosts, notice)
+
+
+def _names(values: list[str]) -> str:
+    return ", ".join(values) or "none configured"
+
+
+def nothing_audited(
+    devices: int, hosts: int, pairs: int, settings: Settings, files: int
+) -> str | None:
+    """What the audit looked for and how to configure it, when it found no device pool or no
+    pair (as ruff warns "No Python files found"); None when there is a pair to compare. Says
+    nothing when no file was read: that is a missing-files problem, not a naming one."""
+    if pairs or not files:
+        return None
+    where = f"in {files} file{'s' if files != 1 else ''}"
+    if not devices:
+        return (
+            f"no device pool found {where}: a device pool is a class whose __init__ takes a "
+            f"token count ({_names(settings.token_params)}) and a layer count "
+            f"({_names(settings.layer_params)}); if yours are named otherwise, set `tokens` and "
+            "`layers` in [tool.layout-audit.parameters]"
+        )
+    found = f"{devices} device pool{'s' if devices != 1 else ''}"
+    if not hosts:
+        return (
+            f"no host pool found {where} ({found}, nothing to compare them with): a host pool "
+            f"is a class whose __init__ takes a device pool ({_names(settings.device_pool_params)}) "
+            f"or a record of its buffers ({_names(settings.buffer_info_params)}) and allocates a "
+            "buffer of a device pool's name; set `device-pool` (or `buffer-info`) in "
+            "[tool.layout-audit.parameters], or `buffer-map` for buffers named otherwise"
+        )
+    return (
+        f"no host/device pair found {where} ({found}, {hosts} host pool"
+        f"{'s' if hosts != 1 else ''}): no construction site, declaration or annotation says "
+        "which device pools the hosts mirror (--show-pairs, --show-unresolved say why); pair "
+        "them in [tool.layout-audit.pairs]"
+    )

@@ -1,0 +1,348 @@
+"""Coverage: every report says which host/device pairs were compared, and a pair never compared
+never reads as agreeing (auditor/coverage.py).
+
+fixtures/never_compared has three pairs: one compared (and agreeing), one whose host always
+raises (no feasible config point), one whose host figures are unresolved.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+from helpers import write_tree
+
+from auditor import coverage
+from auditor.cli import main
+from auditor.evaluation.evaluate import Evaluation, PointResult
+from auditor.evaluation.measure import BufferFigure
+from auditor.interpret.control import Infeasible
+from auditor.interpret.values import Unknown
+from auditor.location import Location
+from auditor.pipeline import AuditResult, audit
+from auditor.report import github, json_report, sarif, table, text
+from auditor.settings import Settings, load_settings
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE = "fixtures/never_compared"
+RAISES = "MHATokenToKVPoolHost <- MHATokenToKVPool"
+UNRESOLVED = "MLATokenToKVPoolHost <- MLATokenToKVPool"
+COMPARED = "MLATokenToKVPoolPinnedHost <- MLATokenToKVPool"
+LINE = "1 of 3 pairs compared, 2 never (1 no feasible config point, 1 host figures unresolved)"
+SCHEMA_FILE = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
+
+
+@pytest.fixture(scope="module")
+def result() -> AuditResult:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(REPO)  # paths as the CLI prints them from the repository root
+        return audit([Path(FIXTURE)], load_settings(None))
+
+
+def by_title(result: AuditResult) -> dict[str, coverage.PairCoverage]:
+    return {pair.title: pair for pair in result.coverage.pairs}
+
+
+# ---- the data --------------------------------------------------------------------------------
+
+
+def test_each_pair_has_its_points_and_reason(result):
+    pairs = by_title(result)
+    assert sorted(pairs) == sorted([RAISES, UNRESOLVED, COMPARED])
+    raises, unresolved, compared = pairs[RAISES], pairs[UNRESOLVED], pairs[COMPARED]
+    assert (raises.points_compared, raises.points_feasible, raises.points_total) == (0, 0, 8)
+    assert raises.reason == coverage.INFEASIBLE
+    assert "NotImplementedError" in raises.detail
+    assert (unresolved.points_compared, unresolved.points_feasible) == (0, 8)
+    assert unresolved.reason == coverage.HOST_UNRESOLVED
+    assert "host_row_width" in unresolved.detail
+    assert (compared.points_compared, compared.points_feasible, compared.reason) == (8, 8, None)
+    assert result.coverage.compared == 1
+    assert result.coverage.reasons() == {coverage.INFEASIBLE: 1, coverage.HOST_UNRESOLVED: 1}
+    assert result.coverage.line() == LINE
+    assert result.coverage.notice is None
+
+
+def test_each_pair_never_compared_is_an_unresolved_item_naming_it(result):
+    never = [item for item in result.unresolved if item.unknown.reason.startswith("never ")]
+    assert sorted(item.subject for item in never) == sorted([RAISES, UNRESOLVED])
+    [raises] = [item for item in never if item.subject == RAISES]
+    assert raises.unknown.reason.startswith("never compared: no feasible config point: raises")
+    # the pair's own "no feasible config point" item is replaced, not repeated
+    assert not [i for i in result.unresolved if i.unknown.reason.startswith("no feasible")]
+
+
+def point(host: dict, device: dict, **kwargs) -> PointResult:
+    return PointResult({}, device=device, host=host, **kwargs)
+
+
+def figure(name: str, size: int | None = 8, why: str | None = None) -> BufferFigure:
+    unknown = Unknown(why, None) if why is not None else None
+    return BufferFigure(name, Location("x.py", 1), size if why is None else None, unknown=unknown)
+
+
+def evaluation_of(*points: PointResult) -> Evaluation:
+    return Evaluation(device=None, host=None, points=list(points), varied=[], truncated=False)
+
+
+@pytest.mark.parametrize(
+    ("points", "reason", "detail"),
+    [
+        ([], coverage.NOT_EVALUATED, None),
+        (
+            [point({}, {}, infeasible=Infeasible("assert page_size == 64", None))],
+            coverage.INFEASIBLE,
+            "assert page_size == 64",
+        ),
+        (
+            [
+                point({}, {}, infeasible=Infeasible("assert x", None)),
+                point({}, {}, failure=Unknown("host X may raise", None)),
+            ],
+            coverage.FAILED,
+            "host X may raise (1 of 2 points infeasible: assert x)",
+        ),
+        (
+            [point({"a": figure("a")}, {"b": figure("b")})],
+            coverage.NO_COUNTERPART,
+            "host buffers: a; device buffers: b",
+        ),
+        (
+            [point({"k": figure("k")}, {"k": figure("k", why="dev?")})],
+            coverage.DEVICE_UNRESOLVED,
+            None,
+        ),
+        (
+            [point({"k": figure("k", why="h?")}, {"k": figure("k", why="d?")})],
+            coverage.BOTH_UNRESOLVED,
+            "host k: h?; device k: d?",
+        ),
+    ],
+    ids=["no-point", "infeasible", "failed", "no-counterpart", "device", "both"],
+)
+def test_why_an_evaluation_compared_nothing(points, reason, detail):
+    counted = coverage.evaluation_coverage(evaluation_of(*points), Settings())
+    assert (counted.compared, counted.reason) == (False, reason)
+    if detail is not None:
+        assert counted.detail == detail
+
+
+def test_one_resolved_buffer_at_one_point_is_compared():
+    settings = Settings(buffer_map={"kv": ["k", "v"]})
+    points = [
+        point({"kv": figure("kv", why="?")}, {"k": figure("k"), "v": figure("v")}),
+        point({"kv": figure("kv", 16)}, {"k": figure("k"), "v": figure("v")}),  # via buffer-map
+    ]
+    counted = coverage.evaluation_coverage(evaluation_of(*points), settings)
+    assert (counted.points_compared, counted.points_feasible, counted.reason) == (1, 2, None)
+
+
+# ---- every report ----------------------------------------------------------------------------
+
+
+def test_summary_line_says_what_was_compared(result):
+    err = io.StringIO()
+    text.summary(result, err)
+    assert f", 3 pairs · {LINE} · 24 config points · 3 unresolved" in err.getvalue()
+
+
+def test_text_table_shows_not_compared_never_no_disagreement(result):
+    grids = {grid.title: grid for grid in table.build(result, load_settings(None))}
+    out = io.StringIO()
+    table.render_text(list(grids.values()), out)
+    blocks = {block.split("\n", 1)[0]: block for block in out.getvalue().split("\n\n")[1:]}
+    assert "not compared: no feasible config point: raises NotImplementedError" in blocks[RAISES]
+    assert "not compared (host figures unresolved); 8 cells unresolved" in blocks[UNRESOLVED]
+    assert "no disagreement" in blocks[COMPARED]
+    for title in (RAISES, UNRESOLVED):
+        assert "no disagreement" not in blocks[title]
+        assert not grids[title].compared
+
+
+def test_html_table_shows_not_compared(result):
+    grids = table.build(result, load_settings(None))
+    out = io.StringIO()
+    table.render_html(grids, out)
+    sections = out.getvalue().split("<section ")[1:]
+    titles = {
+        s.split("<h2>", 1)[1].split("</h2>", 1)[0].replace(" &larr; ", " <- "): s for s in sections
+    }
+    for title in (RAISES, UNRESOLVED):
+        assert titles[title].startswith('class="pair not-compared"')
+        assert "not compared (" in titles[title] and "no disagreement" not in titles[title]
+    assert titles[COMPARED].startswith('class="pair"') and "no disagreement" in titles[COMPARED]
+
+
+def test_json_has_findings_coverage_and_summary(result):
+    out = io.StringIO()
+    json_report.render(result, out)
+    document = json.loads(out.getvalue())
+    assert list(document) == ["findings", "coverage", "summary"]
+    assert document["findings"] == []
+    summary = document["summary"]
+    assert (summary["pairs"], summary["pairs_compared"], summary["pairs_never_compared"]) == (
+        3,
+        1,
+        2,
+    )
+    assert summary["never_compared_reasons"] == {
+        "no feasible config point": 1,
+        "host figures unresolved": 1,
+    }
+    assert summary["notice"] is None and summary["unresolved"] == len(result.unresolved)
+    items = {f"{i['host']} <- {i['device']}": i for i in document["coverage"]}
+    assert items[RAISES]["compared"] is False and items[RAISES]["points_total"] == 8
+    assert items[RAISES]["path"].endswith("memory_pool_host.py")
+    assert items[COMPARED]["compared"] is True and items[COMPARED]["reason"] is None
+
+
+def test_github_job_summary_lists_the_pairs_never_compared(result, tmp_path):
+    summary = tmp_path / "summary.md"
+    github.render(result, io.StringIO(), summary_path=summary)
+    written = summary.read_text()
+    assert f"**Coverage:** {LINE}" in written
+    rows = [
+        line for line in written.splitlines() if line.startswith("| MH") or line.startswith("| ML")
+    ]
+    assert len(rows) == 2
+    assert any(
+        "MHATokenToKVPoolHost &lt;- MHATokenToKVPool" in r and "no feasible" in r for r in rows
+    )
+    assert not any(COMPARED.split(" <- ")[0] in r for r in rows)
+
+
+def test_sarif_run_properties_carry_the_coverage(result):
+    out = io.StringIO()
+    sarif.render(result, out)
+    document = json.loads(out.getvalue())
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(document)
+    properties = document["runs"][0]["properties"]["coverage"]
+    assert (properties["pairs"], properties["pairsCompared"], properties["pairsNeverCompared"]) == (
+        3,
+        1,
+        2,
+    )
+    assert sorted(f"{p['host']} <- {p['device']}" for p in properties["neverCompared"]) == sorted(
+        [RAISES, UNRESOLVED]
+    )
+
+
+def test_cached_result_keeps_its_coverage(result):
+    from auditor.incremental.cache import dump, load
+
+    assert load(json.loads(json.dumps(dump(result)))).coverage == result.coverage
+
+
+# ---- failing on what was not compared ---------------------------------------------------------
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["--no-cache", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def chdir_repo(monkeypatch):
+    monkeypatch.chdir(REPO)
+
+
+def test_fail_on_uncompared_exits_1(capsys, chdir_repo):
+    code, _, err = run(capsys, "--isolated", FIXTURE)
+    assert code == 0  # off by default: no finding
+    code, _, err = run(capsys, "--isolated", "--fail-on-uncompared", FIXTURE)
+    assert code == 1
+    assert "failing: 2 host/device pairs never compared (fail-on-uncompared)" in err
+    code, _, _ = run(capsys, "--isolated", "--fail-on-uncompared", "--exit-zero", FIXTURE)
+    assert code == 0
+
+
+def test_fail_on_uncompared_passes_when_every_pair_is_compared(capsys, chdir_repo):
+    code, _, err = run(capsys, "--isolated", "--fail-on-uncompared", "fixtures/incident_fixed")
+    assert code == 0 and "failing" not in err and "2 of 2 pairs compared" in err
+
+
+def test_fail_on_unresolved_exits_1(capsys, chdir_repo):
+    code, _, err = run(capsys, "--isolated", "--fail-on-unresolved", FIXTURE)
+    assert code == 1 and "unresolved items (fail-on-unresolved" in err
+    code, _, _ = run(capsys, "--isolated", "--fail-on-unresolved", "fixtures/incident_fixed")
+    assert code == 0
+
+
+def test_fail_on_uncompared_from_the_config(tmp_path, capsys, monkeypatch):
+    tree = tmp_path / "project"
+    write_tree(tree, {"pyproject.toml": "[tool.layout-audit]\nfail-on-uncompared = true\n"})
+    shutil.copytree(REPO / FIXTURE, tree / "never_compared")
+    monkeypatch.chdir(tree)
+    code, _, err = run(capsys, "never_compared")
+    assert code == 1 and "fail-on-uncompared" in err
+    (tree / "pyproject.toml").write_text("[tool.layout-audit]\nfail-on-uncompared = 1\n")
+    code, _, err = run(capsys, "never_compared")
+    assert code == 2 and "fail-on-uncompared: expected true or false" in err
+
+
+# ---- nothing audited ----------------------------------------------------------------------------
+
+DEVICE = """
+    import torch
+
+    class Pool:
+        def __init__(self, size, layer_num, dtype):
+            self.k_buffer = [torch.zeros((size, 8), dtype=dtype) for _ in range(layer_num)]
+"""
+
+
+def test_no_pool_warns_what_was_looked_for(tmp_path, capsys, monkeypatch):
+    # a class that allocates nothing: neither by name nor by behaviour a pool (a device pool
+    # merely named otherwise is recognised by its allocations, tests/test_behaviour.py)
+    config = """
+        class ModelConfig:
+            def __init__(self, n_layers):
+                self.n_layers = n_layers
+    """
+    write_tree(tmp_path, {"pools.py": config})
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "--isolated", ".")
+    assert code == 0
+    warning = next(line for line in err.splitlines() if line.startswith("layout-audit: warning:"))
+    assert "no device pool found in 1 file" in warning
+    assert "layer_num" in warning and "[tool.layout-audit.parameters]" in warning
+    code, out, err = run(capsys, "--isolated", "--output-format", "json", ".")
+    assert "no device pool found" in err
+    assert "[tool.layout-audit.parameters]" in json.loads(out)["summary"]["notice"]
+    code, _, err = run(capsys, "--isolated", "--fail-on-uncompared", ".")
+    assert code == 1 and "no host/device pair to compare" in err
+
+
+def test_devices_without_a_host_warn_how_to_name_the_host(tmp_path, capsys, monkeypatch):
+    write_tree(tmp_path, {"pools.py": DEVICE})
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "--isolated", ".")
+    assert code == 0
+    assert "layout-audit: warning: no host pool found in 1 file (1 device pool" in err
+    assert "device_pool" in err and "device-pool" in err
+
+
+def test_hosts_never_paired_warn(tmp_path, capsys, monkeypatch):
+    host = """
+        import torch
+
+        class Host:
+            def __init__(self, device_pool):
+                self.k_buffer = torch.zeros((4, 8))
+    """
+    write_tree(tmp_path, {"pools.py": DEVICE, "host.py": host})
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "--isolated", ".")
+    assert "no host/device pair found in 2 files (1 device pool, 1 host pool)" in err
+    assert "[tool.layout-audit.pairs]" in err
+
+
+def test_no_warning_when_a_pair_exists(capsys, chdir_repo):
+    _, _, err = run(capsys, "--isolated", "fixtures/incident_fixed")
+    assert "warning" not in err
