@@ -1,5 +1,7 @@
-"""Every test's cache goes to a temporary folder, never into the repository or its fixtures
-(the variable is inherited by the audits tests run in child processes)."""
+"""Every test's cache goes to a temporary folder of its own, never into the repository or its
+fixtures (the variable is inherited by the audits tests run in child processes). One folder per
+test, as each test's own tree had before: a cache shared across tests would let one test's
+stored result answer another's tree laid out at the same relative paths."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import pytest
 from auditor.incremental.cache import CACHE_ROOT_ENV
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True)
 def cache_out_of_the_tree(tmp_path_factory):
     previous = os.environ.get(CACHE_ROOT_ENV)
     os.environ[CACHE_ROOT_ENV] = str(tmp_path_factory.mktemp("cache-root"))
