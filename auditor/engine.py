@@ -44,6 +44,7 @@ from auditor.parse import (
 from auditor.prefilter import BaseNames, derive_by_name, pool_like_names
 from auditor.prefilter import may_define_pools as may_matter
 from auditor.settings import Settings
+from auditor.site_run import OTHER_CLASS, never_built
 from auditor.sites import ConstructionSite
 from auditor.suppressions import SuppressionIndex, scan
 from auditor.workers import check_all
@@ -298,6 +299,18 @@ def audit(
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
     evaluated = evaluate_pairs(pools, evaluations)
+    for pair, evaluation in [(p, e) for p, e in evaluated if never_built(e)]:
+        # a factory chose another class at every point: not a pair within the matrix
+        reason = evaluation.points[0].infeasible.reason
+        unknown = Unknown(
+            f"{pair.host.name} <- {pair.device.name} at {pair.site.where()} is never built in "
+            f"the config matrix: {reason.split(OTHER_CLASS)[0]} at every point",
+            pair.site.location,
+        )
+        unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
+    evaluated = [(p, e) for p, e in evaluated if not never_built(e)]
+    kept = {id(p) for p, _ in evaluated}
+    pools.pairs = [p for p in pools.pairs if id(p) in kept]
     declared_evaluator = DeclaredHostEvaluator(index, settings, limits)
     declared_pairs, declared_unknowns = declared_evaluator.declared_pairs(pools.devices)
     for unknown in declared_unknowns:

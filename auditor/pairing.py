@@ -23,6 +23,7 @@ from auditor.measure import looks_like_buffer
 from auditor.parse import ParsedModule
 from auditor.scope import code_of, cpython_tree
 from auditor.settings import Settings
+from auditor.site_run import runnable
 from auditor.sites import ConstructionSite, find_sites
 
 
@@ -247,12 +248,15 @@ def _site_evidence(site: ConstructionSite) -> tuple[str, dict]:
         parts = [f"call site {site.where()}"]
     if site.how != "direct call":
         parts.append(site.how)
-    guards = [g.describe() for g in site.guards if g.subject == site.device_text]
+    guards = list(dict.fromkeys(g.describe() for g in site.guards if g.subject == site.device_text))
     if guards:
         parts.append("guards: " + ", ".join(guards))
     if site.declared is not None or site.holds is not None:
         parts.append(f"declared: {site.declared_from}")
-    if site.unfollowed:
+    if runnable(site):  # its dicts, helpers and factories are followed by running it
+        name = site.function.rsplit(".", 1)[-1]
+        parts.append(f"arguments as {name}() computes them, {site.device_text} = the device pool")
+    elif site.unfollowed:
         parts.append(site.unfollowed)
     location = site.location
     detail = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from auditor.evaluate import Evaluation, PointResult
+from auditor.evaluate import Evaluation, PointResult, assumed_text
 from auditor.findings import Finding, Side
 from auditor.matrix import describe_value, json_value
 from auditor.measure import BufferFigure
@@ -118,6 +118,8 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             device_figure = device_counterpart(name, point.device, settings)
             if device_figure is None or not host_figure.resolved or not device_figure.resolved:
                 continue
+            if not device_figure.bytes_per_token_per_layer and not device_figure.bytes_per_token:
+                continue  # a placeholder holding nothing per token: no copy can truncate it
             if not host_figure.same_size(device_figure):
                 disagreements.setdefault(name, []).append((point, host_figure, device_figure))
     findings = []
@@ -143,6 +145,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             f"device {device_class}.{device_figure.name}: {device_figure.arithmetic}; "
             f"at {where} ({len(cases)} of {len(feasible)} config points)"
             + ("; figures differ between points" if varies else "")
+            + assumed_text([p for p, _, _ in cases])
         )
         findings.append(
             Finding(
@@ -258,7 +261,11 @@ def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
             continue
         if not _agrees(other, finding.host.buffer, configs, settings):
             continue
-        differing = _argument_difference(site, other_pair.site)
+        passed_here, passed_there = _passed(evaluation), _passed(other)
+        if passed_here is not None and passed_there is not None:  # both run to their calls
+            differing = _passed_difference(passed_here, passed_there)
+        else:
+            differing = _argument_difference(site, other_pair.site)
         if not differing:
             continue
         message = (
@@ -267,6 +274,20 @@ def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
         )
         return dataclasses.replace(located, location=site.location, message=message)
     return located
+
+
+def _passed(evaluation: Evaluation) -> frozenset[str] | None:
+    """Host parameters the code passed at its call, as the run of its function computed them
+    (site_run.py), at the first feasible point; None when the site was read as written."""
+    for point in evaluation.feasible:
+        if point.passed is not None:
+            return frozenset(point.passed)
+    return None
+
+
+def _passed_difference(here: frozenset[str], there: frozenset[str]) -> list[str]:
+    found = [f"{name} is not passed here (its default applies)" for name in sorted(there - here)]
+    return found + [f"{name} is passed here only" for name in sorted(here - there)]
 
 
 def _point_value(evaluation: Evaluation, name: str, shown: Any) -> Any:

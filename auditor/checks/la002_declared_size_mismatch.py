@@ -6,7 +6,7 @@ import dataclasses
 
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
-from auditor.evaluate import Evaluation, PointResult
+from auditor.evaluate import Evaluation, PointResult, assumed_text
 from auditor.findings import Finding, Side
 from auditor.matrix import json_value
 from auditor.measure import BufferFigure
@@ -99,6 +99,8 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
         held = _total(devices)
         if held is None or claimed == held or claimed == _total(hosts):
             continue
+        if held == (0, 0):  # the device keeps nothing per token (a placeholder pool)
+            continue
         cases.append((point, claim, devices, claimed, held))
     if not cases:
         return []
@@ -120,6 +122,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
         f"mirrors hold {_text(held)}: host {host_class}.{claim.name}: {claim.arithmetic}; "
         f"device {device_class}: {device_sum} = {held[0]} B/token/layer; "
         f"at {where} ({len(cases)} of {len(feasible)} config points)"
+        f"{assumed_text([p for p, *_ in cases])}"
     )
     return [
         Finding(

@@ -9,7 +9,7 @@ import libcst as cst
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
 from auditor.declared import is_declared
-from auditor.evaluate import Evaluation
+from auditor.evaluate import Evaluation, assumed_text
 from auditor.findings import Finding, Side
 from auditor.index import ClassInfo
 from auditor.matrix import json_value
@@ -150,6 +150,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
             f"{name}: device {device.name}.{name} holds {figure.size_text()} that no host "
             f"mirror copies: {figure.arithmetic}; {hosts} {verb} {copied} only; "
             f"at {shown} ({len(found)} of {sum(len(e.feasible) for e in mirrors)} config points)"
+            f"{assumed_text([p for _, p, _ in found])}"
         )
         findings.append(
             Finding(
