@@ -93,35 +93,59 @@ def run_site(
     followed), and stop at the call."""
     function = enclosing_function(site)
     assert function is not None
+    if function.node.params.posonly_params:
+        return SiteRun(missed=f"{function.name}() has positional-only parameters")
+    run = _run(site, function, interpreter, values, device, defaults=True)
+    if run.missed is None:
+        return run
+    # the defaults lead elsewhere (`if drafts:` with drafts=()): the callers' values decide
+    return _run(site, function, interpreter, values, device, defaults=False)
+
+
+def _run(
+    site: ConstructionSite,
+    function: FunctionInfo,
+    interpreter: Interpreter,
+    values: dict,
+    device: Instance,
+    defaults: bool,
+) -> SiteRun:
     pool = device_parameter(site, function)
     kwargs: dict[str, Any] = {}
     params = function.node.params
-    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+    for param in [*params.params, *params.kwonly_params]:
         name = param.name.value
         if name == pool:
             kwargs[name] = device
         elif name in values:
             kwargs[name] = ConfigDependency(name)
-        elif param.default is None:
+        elif param.default is None or not defaults:
             kwargs[name] = Unknown(
                 f"{name}, an argument the callers of {function.name}() pass (not followed)",
                 site.location,
             )
-    if function.node.params.posonly_params:
-        return SiteRun(missed=f"{function.name}() has positional-only parameters")
     previous = interpreter.site_call, interpreter.site_branches, interpreter.site_pin
     interpreter.site_call, interpreter.site_branches = site.call, []
     interpreter.site_pin = (function.node, pool, device)
     interpreter.site_path = _path_to(site, function.node)
+    reached: SiteReached | None = None
     try:
         interpreter.call_function(function, None, [], kwargs, site.location)
-    except SiteReached as reached:
-        branches = list(interpreter.site_branches)
-        return _construct(site, interpreter, values, reached, branches)
+    except SiteReached as signal:
+        reached = signal
+    except Infeasible as signal:  # refused before the call on the defaults' path
+        if not defaults:
+            raise
+        return SiteRun(missed=f"{function.name}() refused its defaults: {signal.reason}")
     finally:
+        branches = list(interpreter.site_branches or ())
         interpreter.site_call, interpreter.site_branches, interpreter.site_pin = previous
         interpreter.site_path = frozenset()
-    return SiteRun(missed=f"{function.name}() did not reach the call")
+    if reached is None:
+        return SiteRun(missed=f"{function.name}() did not reach the call")
+    if not defaults:
+        branches.insert(0, f"the callers' arguments to {function.name}() unknown")
+    return _construct(site, interpreter, values, reached, branches)
 
 
 def _construct(
@@ -145,6 +169,15 @@ def _construct(
     kwargs = dict(reached.kwargs)
     for name, value in zip(names, reached.args):
         kwargs[name] = value
+    if reached.opened is not None:  # an unknown `**x`: any parameter not passed may be in it
+        for name in names[len(reached.args) :]:
+            kwargs.setdefault(
+                name,
+                Unknown(
+                    f"{name} may be passed by an unknown ** or *: {reached.opened.reason}",
+                    site.location,
+                ),
+            )
     for name, value in list(kwargs.items()):
         if is_unknown(value) and name in values:  # runtime state the pack gives values for
             kwargs[name] = ConfigDependency(name)

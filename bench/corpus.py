@@ -204,10 +204,11 @@ def _percent(part: int, whole: int) -> str:
 
 def table(rows: list[dict]) -> str:
     header = (
-        "| release | files | device / host pools | pairs | buffers resolved at every point "
+        "| release | files | device / host pools | pairs | pairs compared "
+        "| buffers resolved at every point "
         "| mem_cache buffers resolved | mem_cache pools built at no point | findings | wall "
         "| peak RSS |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n"
     )
     lines = []
     for row in rows:
@@ -216,7 +217,8 @@ def table(rows: list[dict]) -> str:
         )
         lines.append(
             f"| {row['version']} | {row['files']} | {row['device_pools']} / {row['host_pools']} "
-            f"| {row['pairs']} | {_percent(row['resolved'], row['buffers'])} "
+            f"| {row['pairs']} | {_percent(row.get('pairs_compared', 0), row['pairs'])} "
+            f"| {_percent(row['resolved'], row['buffers'])} "
             f"| {_percent(row['mem_cache_resolved'], row['mem_cache_buffers'])} "
             f"| {len(row['mem_cache_infeasible'])} | {findings} "
             f"| {row['wall']} s | {row['peak_mb']} MB |"
@@ -228,6 +230,8 @@ def table(rows: list[dict]) -> str:
             details.append(f"- {count} x {reason}")
         for line in row["finding_lines"]:
             details.append(f"- finding: `{line}`")
+        for line in row.get("pairs_not_compared", []):
+            details.append(f"- pair not compared: {_short(line)}")
         for line in row["mem_cache_unresolved"]:
             details.append(f"- unresolved mem_cache buffer: {_short(line)}")
         for line in row["mem_cache_infeasible"]:

@@ -264,6 +264,7 @@ def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
         passed_here, passed_there = _passed(evaluation), _passed(other)
         if passed_here is not None and passed_there is not None:  # both run to their calls
             differing = _passed_difference(passed_here, passed_there)
+            differing = differing or _argument_difference(site, other_pair.site)
         else:
             differing = _argument_difference(site, other_pair.site)
         if not differing:

@@ -440,8 +440,12 @@ def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
     kwargs: dict = {}
     sources: dict = {}
     positional_nodes: list = []
+    opened: Unknown | None = None  # at a site being run: `**x` / `*x` of an unknown value
     for arg in node.args:
         value = interp.eval(arg.value, frame)
+        if arg.star and is_unknown(value) and node is interp.site_call:
+            opened = value
+            continue
         if arg.star == "*":
             if not isinstance(value, (list, tuple)):
                 return (
@@ -466,7 +470,7 @@ def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
             positional_nodes.append(arg.value)
             args.append(value)
     if node is interp.site_call:  # site_run.py: the host is built there, not here
-        raise SiteReached(func, args, kwargs, sources)
+        raise SiteReached(func, args, kwargs, sources, opened)
     arg_texts: tuple = ()
     if isinstance(func, ExternalRef) and func.name in library.ALLOCATORS and positional_nodes:
         if len(positional_nodes) == 1 or func.name in ("torch.full", "torch.empty_strided"):

@@ -7,6 +7,7 @@ import json
 from typing import TextIO
 
 from auditor.engine import AuditResult
+from auditor.report.text import assumed_by_pair, pair_key
 
 
 def pair_items(result: AuditResult) -> list[dict]:
@@ -14,6 +15,7 @@ def pair_items(result: AuditResult) -> list[dict]:
     catalog = result.catalog
     if catalog is None:
         return []
+    assumed = assumed_by_pair(result)
     items: list[dict] = [
         {
             "code": "PAIR",
@@ -21,6 +23,7 @@ def pair_items(result: AuditResult) -> list[dict]:
             "device": pair.device.name,
             "pairing": pair.evidence,
             "pairing_evidence": pair.detail,
+            "assumed": assumed.get(pair_key(pair.host, pair.device, pair.site), []),
         }
         for pair in catalog.pairs
     ]
