@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TextIO
 
 from auditor import __version__
-from auditor.cache import CACHE_DIR_NAME
 from auditor.checks import CHECKS
+from auditor.incremental.cache import CACHE_DIR_NAME
 from auditor.settings import ConfigError, find_config, load_settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -172,7 +172,7 @@ def explain(code: str, out: TextIO) -> int:
 
 
 def show_pools(result, out: TextIO) -> None:
-    from auditor.matrix import describe_value
+    from auditor.evaluation.matrix import describe_value
 
     for evaluation in result.evaluations:
         title = evaluation.device.name
@@ -206,7 +206,7 @@ def _exists(name: str) -> bool:
 
 def clean_cache(config: Path | None) -> int:
     """`layout-audit clean` / `--clean-cache`: remove the project's cache folder."""
-    from auditor.cache import cache_root, clean
+    from auditor.incremental.cache import cache_root, clean
 
     directory = cache_root(str(config) if config else None)
     removed = clean(directory)
@@ -306,9 +306,9 @@ def run(argv: list[str] | None = None) -> int:
             f"--output-format {output_format} (use --table-html FILE)\n"
         )
         return EXIT_ERROR
-    from auditor.cache import Cache, cache_root
-    from auditor.engine import audit
-    from auditor.workers import default_jobs
+    from auditor.frontend.workers import default_jobs
+    from auditor.incremental.cache import Cache, cache_root
+    from auditor.pipeline import audit
 
     cache = Cache(None if args.no_cache else cache_root(settings.config_file))
     gc.disable()  # the audit allocates millions of short-lived acyclic nodes

@@ -64,7 +64,7 @@ def _unpack(version: str, cache: Path, target: Path) -> None:
 
 def measure(trees: list[Path]) -> dict:
     """Audit one release in this process and summarise it (run in a child by `run_release`)."""
-    from auditor.engine import audit
+    from auditor.pipeline import audit
     from auditor.settings import load_settings
 
     started = time.perf_counter()

@@ -148,7 +148,7 @@ def profile(tree: Path, top: int) -> list[str]:
     import pstats
 
     sys.path.insert(0, str(REPO))
-    from auditor.engine import audit
+    from auditor.pipeline import audit
     from auditor.settings import load_settings
 
     settings = load_settings(None)
@@ -179,9 +179,9 @@ def stages(tree: Path) -> list[str]:
     import time
 
     sys.path.insert(0, str(REPO))
-    import auditor.engine as engine
-    import auditor.parse as parse
-    from auditor.evaluate import PoolEvaluator
+    import auditor.frontend.parse as parse
+    import auditor.pipeline as engine
+    from auditor.evaluation.evaluate import PoolEvaluator
     from auditor.settings import load_settings
 
     spent: dict[str, float] = {}
@@ -227,7 +227,7 @@ def stages(tree: Path) -> list[str]:
     gc.disable()
     try:
         started = time.perf_counter()
-        from auditor.workers import default_jobs
+        from auditor.frontend.workers import default_jobs
 
         result = engine.audit([tree], settings, jobs=default_jobs())
         total = time.perf_counter() - started

@@ -7,17 +7,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from auditor.discover import discover
-from auditor.index import ClassInfo, ProjectIndex
+from auditor.evaluation.matrix import parameter_names
+from auditor.frontend.discover import discover
+from auditor.frontend.index import ClassInfo, ProjectIndex
+from auditor.frontend.parse import FileError, parse_file
 from auditor.interpret.machine import ConfigPoint, Interpreter
 from auditor.interpret.values import ConfigDependency, Instance, Tensor, Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.location import Location
-from auditor.matrix import parameter_names
-from auditor.parse import FileError, parse_file
 from auditor.settings import Settings
 
-# A comment that makes the pre-filter (auditor/prefilter.py) keep a file, so CPython's check runs
+# A comment that makes the pre-filter (auditor/frontend/prefilter.py) keep a file, so CPython's check runs
 # on it up front: files that can hold neither a pool nor a suppression are read only if needed.
 READ_BY_THE_AUDIT = "\n# layout-audit reads this file\n"
 

@@ -10,9 +10,9 @@ import libcst as cst
 import pytest
 from helpers import write_tree
 
-from auditor.engine import AuditResult, audit
+from auditor.pairing.sites import record_source
+from auditor.pipeline import AuditResult, audit
 from auditor.settings import ConfigError, Settings, apply_pack, load_settings
-from auditor.sites import record_source
 
 # DevA builds an InfoA (64 B/token/layer, or 128 with wide=True), DevB an InfoB: a host taking
 # an InfoA is paired with DevA (and DevA2, which inherits its method) only.

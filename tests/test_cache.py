@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-import auditor.cache
-import auditor.engine
-import auditor.evaluate
-import auditor.parse
-from auditor.cache import CACHE_DIR_NAME, Cache, CachedDtype, dump, load
+import auditor.evaluation.evaluate
+import auditor.frontend.parse
+import auditor.incremental.cache
+import auditor.pipeline
 from auditor.cli import main
+from auditor.incremental.cache import CACHE_DIR_NAME, Cache, CachedDtype, dump, load
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -44,9 +44,9 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def own_secret(tmp_path_factory, monkeypatch):
     """Each test's runs with a secret of their own (child processes inherit the variable)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg")))
-    auditor.cache._secret.cache_clear()
+    auditor.incremental.cache._secret.cache_clear()
     yield
-    auditor.cache._secret.cache_clear()
+    auditor.incremental.cache._secret.cache_clear()
 
 
 @pytest.fixture
@@ -177,7 +177,7 @@ def count_evaluations(monkeypatch, sites: list[str] | None = None) -> list[str]:
     """The path of the device pool of every evaluation run from now on (not read from the
     cache); `sites` gets the module of the construction site of those evaluated at one."""
     calls: list[str] = []
-    real = auditor.evaluate.PoolEvaluator.evaluate
+    real = auditor.evaluation.evaluate.PoolEvaluator.evaluate
 
     def evaluate(self, device, host=None, site=None):
         calls.append(device.module.path)
@@ -185,19 +185,19 @@ def count_evaluations(monkeypatch, sites: list[str] | None = None) -> list[str]:
             sites.append(site.module.path)
         return real(self, device, host, site)
 
-    monkeypatch.setattr(auditor.evaluate.PoolEvaluator, "evaluate", evaluate)
+    monkeypatch.setattr(auditor.evaluation.evaluate.PoolEvaluator, "evaluate", evaluate)
     return calls
 
 
 def count_libcst_parses(monkeypatch) -> list[int]:
     calls: list[int] = []
-    real = auditor.parse.cst.parse_module
+    real = auditor.frontend.parse.cst.parse_module
 
     def parse_module(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(auditor.parse.cst, "parse_module", parse_module)
+    monkeypatch.setattr(auditor.frontend.parse.cst, "parse_module", parse_module)
     return calls
 
 
@@ -274,7 +274,7 @@ def read_entry(path: Path) -> dict:
     return json.loads(path.read_bytes().partition(b"\n")[2])
 
 
-def write_entry(path: Path, entry: dict, seal=auditor.cache._seal) -> None:
+def write_entry(path: Path, entry: dict, seal=auditor.incremental.cache._seal) -> None:
     """An entry as this user's runs write it (sealed with their secret), unless `seal` says
     otherwise."""
     body = json.dumps(entry).encode()
@@ -290,7 +290,7 @@ def damage(path: Path, how: str) -> None:
         path.write_bytes(os.urandom(300) + b"\xff\xfe\x00")
     elif how == "wrong-shape":
         entry = read_entry(path)
-        entry["value"] = [1, {"$data": "auditor.engine:AuditResult", "fields": {}}, "x"]
+        entry["value"] = [1, {"$data": "auditor.pipeline:AuditResult", "fields": {}}, "x"]
         write_entry(path, entry)
     elif how == "missing-field":
         text = path.read_bytes().partition(b"\n")[2].decode()
@@ -429,7 +429,7 @@ def test_a_path_named_clean_is_audited_not_taken_for_the_command(project, capsys
 def test_only_a_cache_folder_is_removed(tmp_path):
     victim = tmp_path / "precious"
     victim.mkdir()
-    assert auditor.cache.clean(victim) is False
+    assert auditor.incremental.cache.clean(victim) is False
     assert victim.is_dir()
 
 
@@ -463,9 +463,9 @@ def every_report(result, settings, summary: Path) -> dict[str, str]:
 def test_round_trip_renders_every_report_byte_for_byte(project):
     """dump/load on a real result: every report the same, one stand-in per class, and sites
     kept as text (no syntax tree, no index)."""
-    from auditor.engine import audit
+    from auditor.pairing.sites import ConstructionSite, StoredSite
+    from auditor.pipeline import audit
     from auditor.settings import load_settings
-    from auditor.sites import ConstructionSite, StoredSite
 
     settings = load_settings(None)
     result = audit([project / "fixtures"], settings)
@@ -500,9 +500,9 @@ def test_dtypes_read_back_without_torch_name_and_compare_like_torch():
 
 
 def test_values_json_cannot_hold_are_not_cached():
-    with pytest.raises(auditor.cache.NotCacheable):
+    with pytest.raises(auditor.incremental.cache.NotCacheable):
         dump(object())
-    with pytest.raises(auditor.cache.NotCacheable):
+    with pytest.raises(auditor.incremental.cache.NotCacheable):
         dump({"x": b"bytes"})
 
 
@@ -524,15 +524,15 @@ def test_no_place_for_a_secret_still_audits(project, capsys, monkeypatch):
     blocked = project / "blocked"
     blocked.write_text("a file where the cache home folder should be")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    auditor.cache._secret.cache_clear()
+    auditor.incremental.cache._secret.cache_clear()
     reference = run(capsys, "fixtures", "--output-format", "json", "--no-cache")
     assert run(capsys, "fixtures", "--output-format", "json") == reference
-    auditor.cache._secret.cache_clear()  # a new process: a new secret, old entries unproven
+    auditor.incremental.cache._secret.cache_clear()  # a new process: a new secret, old entries unproven
     assert run(capsys, "fixtures", "--output-format", "json") == reference
 
 
 def test_old_entries_are_pruned(project, capsys, monkeypatch):
-    monkeypatch.setattr(auditor.cache, "MAX_ENTRIES", 2)
+    monkeypatch.setattr(auditor.incremental.cache, "MAX_ENTRIES", 2)
     helper = project / "fixtures" / "incident_buggy" / "sglang" / "srt" / "helper.py"
     for edit in range(4):  # a new class each time, one the pre-filter keeps: a new result key
         helper.write_text(f"class Edit{edit}:\n    def __init__(self, layer_num):\n        pass\n")
@@ -600,13 +600,13 @@ def age_every_file(root: Path, seconds: int = 60) -> None:
 
 def count_reads(monkeypatch) -> list[str]:
     reads: list[str] = []
-    real = auditor.engine._read
+    real = auditor.pipeline._read
 
     def read(source):
         reads.append(str(source.path))
         return real(source)
 
-    monkeypatch.setattr(auditor.engine, "_read", read)
+    monkeypatch.setattr(auditor.pipeline, "_read", read)
     return reads
 
 
@@ -651,16 +651,16 @@ def test_a_forged_manifest_is_ignored(project, capsys):
 
 
 def test_a_file_that_cannot_be_stated_means_no_manifest(tmp_path):
-    from auditor.discover import SourceFile
+    from auditor.frontend.discover import SourceFile
 
     path = tmp_path / "gone.py"
     path.write_text("x = 1\n")
     old = time.time() - 60
     os.utime(path, (old, old))
     source = SourceFile(path, tmp_path, "gone")
-    assert auditor.engine._manifest_key([source], [], ("k",)) is not None
+    assert auditor.pipeline._manifest_key([source], [], ("k",)) is not None
     path.unlink()  # deleted between discovery and the stat
-    assert auditor.engine._manifest_key([source], [], ("k",)) is None
+    assert auditor.pipeline._manifest_key([source], [], ("k",)) is None
 
 
 def test_a_manifest_never_leads_outside_the_cache(project, capsys, monkeypatch):

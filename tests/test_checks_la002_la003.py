@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 import torch
 
-from auditor.engine import audit
+from auditor.pipeline import audit
 from auditor.report import github, sarif
 from auditor.settings import load_settings
 

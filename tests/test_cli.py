@@ -270,13 +270,13 @@ def test_a_renderer_failure_is_an_internal_error_not_a_traceback(monkeypatch, ca
 
 def test_a_config_error_found_during_the_audit_is_one_line_exit_2(monkeypatch, capsys):
     """Dtype names are checked against torch only when a pool first needs one."""
-    import auditor.engine
+    import auditor.pipeline
     from auditor.settings import ConfigError
 
     def late(paths, settings, **options):
         raise ConfigError("rules/x.toml: dtypes.default: unknown torch dtype 'torch.float9'")
 
-    monkeypatch.setattr(auditor.engine, "audit", late)
+    monkeypatch.setattr(auditor.pipeline, "audit", late)
     code = main(["--isolated", "fixtures/incident_fixed"])
     err = capsys.readouterr().err
     assert code == 2

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from auditor.engine import audit
+from auditor.pipeline import audit
 from auditor.settings import ConfigError, find_config, load_settings
 
 REPO = Path(__file__).resolve().parent.parent

@@ -64,7 +64,7 @@ def test_mutating_the_real_dsa_index_k_layout_is_found(tmp_path: Path) -> None:
     property) and its declared host layout (HostPoolDecl from make_dsa_indexer_pool_decl) are
     paired and agree at 132 B/token/layer. Made bf16 without scales on the device only, the
     auditor reports LA001 with 132 and 256 on that pair."""
-    from auditor.engine import audit
+    from auditor.pipeline import audit
     from auditor.settings import load_settings
 
     fetched = _runner().fetch("0.5.23")  # the srt folder, or every folder of the release
@@ -110,13 +110,13 @@ def test_mutating_the_real_dsa_index_k_layout_is_found(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("version", ["0.4.6.post5", "0.5.10", "0.5.23"])
 def test_the_pre_filter_checks_every_file_the_outline_rule_keeps(version: str) -> None:
-    """auditor/prefilter.py against its oracle on a real engine: every file that CPython's
+    """auditor/frontend/prefilter.py against its oracle on a real engine: every file that CPython's
     outline says may define a pool (engine.may_define_pools, all files checked) is among the
     files the byte-level pre-filter checks up front, and most files are not checked."""
-    from auditor.cache import Cache, content_hash
-    from auditor.discover import discover
-    from auditor.engine import _file_facts, _read, may_define_pools
-    from auditor.parse import parse_file
+    from auditor.frontend.discover import discover
+    from auditor.frontend.parse import parse_file
+    from auditor.incremental.cache import Cache, content_hash
+    from auditor.pipeline import _file_facts, _read, may_define_pools
     from auditor.settings import load_settings
 
     settings = load_settings(None)

@@ -165,7 +165,7 @@ GROUPS = {
 
 @pytest.mark.parametrize("group", list(GROUPS), ids=list(GROUPS))
 def test_layout_bugs_recreated_in_0_5_23_are_reported(group: str, tmp_path: Path) -> None:
-    from auditor.engine import audit
+    from auditor.pipeline import audit
     from auditor.settings import load_settings
 
     srt, others = _release()

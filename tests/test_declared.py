@@ -1,4 +1,4 @@
-"""Host layouts declared in data (auditor/declared.py) and the interpreter idioms they need:
+"""Host layouts declared in data (auditor/pairing/declared.py) and the interpreter idioms they need:
 msgspec.Struct records, buffers behind a property over a helper object with a back-reference."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from helpers import (
     write_tree,
 )
 
-from auditor.declared import DeclaredHostEvaluator, is_declared
-from auditor.engine import audit
-from auditor.evaluate import PoolEvaluator
+from auditor.evaluation.evaluate import PoolEvaluator
 from auditor.interpret.records import field_text
 from auditor.interpret.values import Instance, Tensor
+from auditor.pairing.declared import DeclaredHostEvaluator, is_declared
+from auditor.pipeline import audit
 from auditor.settings import load_settings
 
 RECORDS = {

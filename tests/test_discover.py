@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from auditor.discover import discover, module_name
+from auditor.frontend.discover import discover, module_name
 
 
 def touch(root: Path, *relatives: str) -> None:

@@ -2,7 +2,7 @@
 
 The auditor never runs audited code; this test does (fixtures only), at every config point
 the auditor evaluated, with the same constructor arguments, and derives bytes per token per
-layer from the real tensors exactly as auditor/measure.py does from its abstract ones:
+layer from the real tensors exactly as auditor/evaluation/measure.py does from its abstract ones:
 
     a = (B22 - B12 - B21 + B11) / ((s2 - s1) * (l2 - l1))
 
@@ -26,11 +26,11 @@ from typing import Any
 import pytest
 import torch
 
-from auditor.engine import AuditResult, audit
-from auditor.evaluate import Evaluation, PointResult
-from auditor.measure import looks_like_buffer
+from auditor.evaluation.evaluate import Evaluation, PointResult
+from auditor.evaluation.measure import looks_like_buffer
+from auditor.evaluation.site_run import runnable
+from auditor.pipeline import AuditResult, audit
 from auditor.settings import Settings, find_config, load_settings
-from auditor.site_run import runnable
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"

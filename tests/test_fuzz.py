@@ -20,9 +20,9 @@ from helpers import evaluate
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from auditor.engine import AuditResult, audit
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS
+from auditor.pipeline import AuditResult, audit
 from auditor.report import github, json_report, sarif, table, text
 from auditor.settings import Settings, find_config, load_settings
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import auditor.parse
+import auditor.frontend.parse
 from auditor.cli import main
 from auditor.limits import MAX_STATEMENT_NODES
 
@@ -39,7 +39,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def never_libcst(monkeypatch, name: str) -> None:
     """Fail the test if libcst is asked to parse the file holding `marker`."""
-    real = auditor.parse.cst.parse_module
+    real = auditor.frontend.parse.cst.parse_module
 
     def parse_module(source, *args, **kwargs):
         assert (
@@ -49,7 +49,7 @@ def never_libcst(monkeypatch, name: str) -> None:
         ), "libcst saw the oversized file"
         return real(source, *args, **kwargs)
 
-    monkeypatch.setattr(auditor.parse.cst, "parse_module", parse_module)
+    monkeypatch.setattr(auditor.frontend.parse.cst, "parse_module", parse_module)
 
 
 def test_a_pool_file_with_a_huge_flat_statement_is_one_error_and_never_parsed(
@@ -92,8 +92,8 @@ def test_real_statements_stay_far_below_the_bound():
 
 def test_statement_size_is_counted_per_statement():
     many = "\n".join(f"x{i} = a + b + c" for i in range(MAX_STATEMENT_NODES // 4))
-    assert "too_large" not in auditor.parse.file_facts(many.encode())
-    facts = auditor.parse.file_facts(f"y = 1\nz = {FLAT_CALL}\n".encode())
+    assert "too_large" not in auditor.frontend.parse.file_facts(many.encode())
+    facts = auditor.frontend.parse.file_facts(f"y = 1\nz = {FLAT_CALL}\n".encode())
     assert facts["too_large"][:2] == [2, 1]
 
 
@@ -130,10 +130,10 @@ def test_config_naming_a_folder_exits_2(tmp_path, capsys):
 def test_a_codec_raising_unicode_error_is_a_decode_error(tmp_path, codec):
     path = tmp_path / "cookie.py"
     path.write_bytes(f"# -*- coding: {codec} -*-\nx = 1\n\xff\n".encode("latin-1"))
-    from auditor.discover import SourceFile
+    from auditor.frontend.discover import SourceFile
 
-    outcome = auditor.parse.parse_file(SourceFile(path, tmp_path, "cookie"), "cookie.py")
-    assert isinstance(outcome, auditor.parse.FileError), outcome
+    outcome = auditor.frontend.parse.parse_file(SourceFile(path, tmp_path, "cookie"), "cookie.py")
+    assert isinstance(outcome, auditor.frontend.parse.FileError), outcome
     assert outcome.message.startswith("cannot decode file:"), outcome.message
 
 
@@ -199,14 +199,14 @@ def test_deep_nesting_in_a_module_needed_only_by_an_import_never_reaches_libcst(
 def test_a_failure_of_the_late_check_is_that_module_s_error(tree, capsys, monkeypatch):
     """Whatever escapes CPython's check of a lazily needed module is one E902 for it."""
     widths = lazy_tree(tree, b"WIDTH = 8\n")
-    real = auditor.parse.file_facts
+    real = auditor.frontend.parse.file_facts
 
     def file_facts(data):
         if data == b"WIDTH = 8\n":
             raise MemoryError()
         return real(data)
 
-    monkeypatch.setattr(auditor.parse, "file_facts", file_facts)
+    monkeypatch.setattr(auditor.frontend.parse, "file_facts", file_facts)
     code, out, err = run(capsys, "tree")
     assert code == 1 and "Traceback" not in out + err
     errors = [line for line in out.splitlines() if ": E902 " in line]

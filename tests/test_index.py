@@ -7,9 +7,15 @@ import time
 import pytest
 from helpers import build_index, find_class, write_tree
 
-from auditor.discover import discover
-from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, absolute_module
-from auditor.parse import parse_file
+from auditor.frontend.discover import discover
+from auditor.frontend.index import (
+    ClassInfo,
+    FunctionInfo,
+    ModuleInfo,
+    ProjectIndex,
+    absolute_module,
+)
+from auditor.frontend.parse import parse_file
 
 
 def test_modules_classes_methods_and_functions_are_indexed(tmp_path):

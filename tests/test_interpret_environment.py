@@ -7,8 +7,8 @@ import os
 import pytest
 from helpers import assert_unknown, build, build_index, write_tree
 
-from auditor.engine import audit
-from auditor.matrix import dimensions, flag_dimension, switch_dimension
+from auditor.evaluation.matrix import dimensions, flag_dimension, switch_dimension
+from auditor.pipeline import audit
 from auditor.settings import ConfigError, Settings, load_settings
 
 PROBED = {

@@ -348,7 +348,7 @@ def test_a_setter_under_an_undecided_branch_leaves_what_it_sets_unknown(tmp_path
 def test_a_view_of_another_buffer_is_not_measured_twice(tmp_path):
     """Ascend pools: `self.kv_buffer = torch.zeros((2, ...))`, `self.k_buffer = self.kv_buffer[0]`:
     k_buffer is kv_buffer's storage again. Views of a local allocation are buffers of their own."""
-    from auditor.measure import buffers_of
+    from auditor.evaluation.measure import buffers_of
 
     index = build_index(
         tmp_path,

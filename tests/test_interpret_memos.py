@@ -13,12 +13,12 @@ import libcst as cst
 import pytest
 from helpers import build_index, find_class, module_value, settings
 
-from auditor.evaluate import PoolEvaluator
-from auditor.index import relinked
+from auditor.evaluation.evaluate import PoolEvaluator
+from auditor.evaluation.matrix import flag_dimension
+from auditor.frontend.index import relinked
 from auditor.interpret import namespaces
 from auditor.interpret.scopes import raises_in
 from auditor.interpret.syntax import location_of, source_of
-from auditor.matrix import flag_dimension
 
 POOL = {
     "utils.py": """

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import pytest
 from helpers import assert_unknown, build, build_index, evaluate, find_class, settings
 
-from auditor.evaluate import PoolEvaluator
+from auditor.evaluation.evaluate import PoolEvaluator
 from auditor.interpret.control import BudgetExceeded
 from auditor.interpret.values import Tensor
 from auditor.limits import Limits

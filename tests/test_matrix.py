@@ -8,8 +8,8 @@ import pytest
 from helpers import build_index, find_class, settings
 
 from auditor.dtypes import torch_module
-from auditor.evaluate import PoolEvaluator
-from auditor.matrix import Dimension, describe_value, dimensions, explore, json_value
+from auditor.evaluation.evaluate import PoolEvaluator
+from auditor.evaluation.matrix import Dimension, describe_value, dimensions, explore, json_value
 
 torch = torch_module()
 

@@ -6,8 +6,8 @@ import pytest
 from helpers import build, build_index, find_class, settings
 
 from auditor.dtypes import torch_module
-from auditor.evaluate import PoolEvaluator
-from auditor.measure import BufferFigure, buffers_of, measure
+from auditor.evaluation.evaluate import PoolEvaluator
+from auditor.evaluation.measure import BufferFigure, buffers_of, measure
 
 torch = torch_module()
 

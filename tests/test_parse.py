@@ -11,8 +11,14 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from auditor.discover import SourceFile
-from auditor.parse import MAX_BRACKET_DEPTH, MAX_FILE_BYTES, FileError, ParsedModule, parse_file
+from auditor.frontend.discover import SourceFile
+from auditor.frontend.parse import (
+    MAX_BRACKET_DEPTH,
+    MAX_FILE_BYTES,
+    FileError,
+    ParsedModule,
+    parse_file,
+)
 
 
 def parse_bytes(tmp_path: Path, data: bytes, name: str = "m.py") -> ParsedModule | FileError:
@@ -89,8 +95,8 @@ def test_declared_latin1_and_utf8_bom_are_read(tmp_path):
 PARSE_IN_CHILD = """
 import json, sys
 from pathlib import Path
-from auditor.discover import SourceFile
-from auditor.parse import FileError, parse_file
+from auditor.frontend.discover import SourceFile
+from auditor.frontend.parse import FileError, parse_file
 
 path = Path(sys.argv[1])
 outcome = parse_file(SourceFile(path, path.parent, "m"), "m.py")

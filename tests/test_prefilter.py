@@ -1,4 +1,4 @@
-"""The byte-level pre-filter (auditor/prefilter.py) keeps every file CPython's outline would.
+"""The byte-level pre-filter (auditor/frontend/prefilter.py) keeps every file CPython's outline would.
 
 The oracle is the outline rule itself (engine.may_define_pools over files all checked by
 CPython): on every fixture, the files it keeps must be among those the pre-filter checks.
@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from helpers import write_tree
 
-import auditor.engine
-from auditor.cache import Cache, content_hash
-from auditor.discover import discover
-from auditor.engine import _file_facts, _read, may_define_pools
-from auditor.parse import parse_file
-from auditor.prefilter import BaseNames
-from auditor.prefilter import may_define_pools as may_matter
+import auditor.pipeline
+from auditor.frontend.discover import discover
+from auditor.frontend.parse import parse_file
+from auditor.frontend.prefilter import BaseNames
+from auditor.frontend.prefilter import may_define_pools as may_matter
+from auditor.incremental.cache import Cache, content_hash
+from auditor.pipeline import _file_facts, _read, may_define_pools
 from auditor.settings import load_settings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -127,6 +127,6 @@ def test_the_slow_path_checks_every_file(tmp_path, monkeypatch):
     files = [_read(s) for s in sources]
     digests = [content_hash(data) for _, _, data in files]
     assert _file_facts(files, digests, Cache(None), 1, settings) == [None, None]
-    monkeypatch.setattr(auditor.engine, "may_matter", lambda data, words: True)
+    monkeypatch.setattr(auditor.pipeline, "may_matter", lambda data, words: True)
     facts = _file_facts(files, digests, Cache(None), 1, settings)
     assert all(known is not None for known in facts)

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from auditor.checks import la001_buffer_size_mismatch
-from auditor.engine import AuditResult, audit
-from auditor.findings import Finding, Side
+from auditor.checks.findings import Finding, Side
+from auditor.frontend.parse import FileError
 from auditor.location import Location
-from auditor.parse import FileError
+from auditor.pipeline import AuditResult, audit
 from auditor.report import github
 from auditor.settings import load_settings
 

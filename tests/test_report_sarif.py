@@ -16,10 +16,10 @@ import pytest
 
 import auditor
 from auditor.checks import CHECKS
-from auditor.engine import AuditResult, audit
-from auditor.findings import Finding, Side
+from auditor.checks.findings import Finding, Side
+from auditor.frontend.parse import FileError
 from auditor.location import Location
-from auditor.parse import FileError
+from auditor.pipeline import AuditResult, audit
 from auditor.report import sarif
 from auditor.settings import load_settings
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from helpers import write_tree
 
-from auditor.engine import AuditResult, audit
+from auditor.pipeline import AuditResult, audit
 from auditor.report.text import render_pairs
 from auditor.settings import load_settings
 

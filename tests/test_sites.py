@@ -1,4 +1,4 @@
-"""Pairing by construction site (auditor/sites.py, auditor/pairing.py): which device pools the
+"""Pairing by construction site (auditor/pairing/sites.py, auditor/pairing/catalog.py): which device pools the
 code can hand each host pool class, where, and with which arguments."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from helpers import write_tree
 
-from auditor.engine import AuditResult, audit
-from auditor.evaluate import site_value
+from auditor.evaluation.evaluate import site_value
+from auditor.pipeline import AuditResult, audit
 from auditor.settings import load_settings
 
 # Dev holds 64 B/token/layer, DevWide 128, DevNarrow 32. Host holds 64 unless `width` is given;

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from helpers import build_index, find_class, write_tree
 
-import auditor.engine
-from auditor.discover import SourceFile, discover
-from auditor.engine import audit, may_define_pools
+import auditor.pipeline
+from auditor.frontend.discover import SourceFile, discover
+from auditor.frontend.parse import ParsedModule, on_fresh_stack, parse_file
 from auditor.location import Location
-from auditor.parse import ParsedModule, on_fresh_stack, parse_file
+from auditor.pipeline import audit, may_define_pools
 from auditor.settings import load_settings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -76,8 +76,8 @@ def audit_both_ways(root: Path, monkeypatch: pytest.MonkeyPatch):
     settings = load_settings(None)
     fast = audit([root], settings)
     with monkeypatch.context() as patched:
-        patched.setattr(auditor.engine, "may_matter", lambda data, words: True)
-        patched.setattr(auditor.engine, "may_define_pools", every_module)
+        patched.setattr(auditor.pipeline, "may_matter", lambda data, words: True)
+        patched.setattr(auditor.pipeline, "may_define_pools", every_module)
         slow = audit([root], settings)
     return fast, slow
 
@@ -223,13 +223,13 @@ def test_only_modules_that_report_a_location_get_positions(tmp_path, monkeypatch
         },
     )
     indexes = []
-    real_index = auditor.engine._RecordingIndex
+    real_index = auditor.pipeline._RecordingIndex
 
     def spy(*args, **kwargs):
         indexes.append(real_index(*args, **kwargs))
         return indexes[-1]
 
-    monkeypatch.setattr(auditor.engine, "_RecordingIndex", spy)
+    monkeypatch.setattr(auditor.pipeline, "_RecordingIndex", spy)
     result = audit([root], load_settings(None))
     assert [str(f.location) for f in result.findings] == [f"{root / 'pkg' / 'host.py'}:9:13"]
     modules = {Path(m.path).name: m.parsed for m in indexes[0].modules.values()}
@@ -306,7 +306,7 @@ def test_an_audit_without_pools_never_imports_torch(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
-    assert "auditor.engine" in imported and "torch" not in imported
+    assert "auditor.pipeline" in imported and "torch" not in imported
 
 
 def test_an_audit_with_a_pool_imports_torch(tmp_path):

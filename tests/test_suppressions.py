@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.engine import audit
+from auditor.checks.suppressions import scan
+from auditor.pipeline import audit
 from auditor.settings import load_settings
-from auditor.suppressions import scan
 
 REPO = Path(__file__).resolve().parent.parent
 HOST = Path("sglang/srt/mem_cache/memory_pool_host.py")

@@ -13,7 +13,7 @@ import torch
 from helpers import write_tree
 
 from auditor.cli import main
-from auditor.engine import audit
+from auditor.pipeline import audit
 from auditor.report import table
 from auditor.settings import load_settings
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import auditor.workers
+import auditor.frontend.workers
 from auditor.cli import main
-from auditor.engine import audit
+from auditor.frontend.workers import check_all, safe_facts
+from auditor.pipeline import audit
 from auditor.settings import load_settings
-from auditor.workers import check_all, safe_facts
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -22,17 +22,17 @@ def sample_files() -> list[bytes]:
     datas = [path.read_bytes() for path in sorted((REPO / "fixtures").rglob("*.py"))]
     datas += [b"x = (\n", b"\x00binary", b"class A(B):\n    def __init__(self, layer_num): ...\n"]
     size = sum(map(len, datas))
-    return datas * (auditor.workers.MIN_BYTES_FOR_WORKERS // size + 2)
+    return datas * (auditor.frontend.workers.MIN_BYTES_FOR_WORKERS // size + 2)
 
 
 def test_two_workers_give_the_in_process_facts_in_order():
     datas = sample_files()
-    assert sum(map(len, datas)) >= auditor.workers.MIN_BYTES_FOR_WORKERS
+    assert sum(map(len, datas)) >= auditor.frontend.workers.MIN_BYTES_FOR_WORKERS
     assert check_all(datas, 2) == check_all(datas, 1) == [safe_facts(d) for d in datas]
 
 
 def test_same_findings_with_one_and_two_workers(tmp_path, monkeypatch):
-    monkeypatch.setattr(auditor.workers, "MIN_BYTES_FOR_WORKERS", 1)
+    monkeypatch.setattr(auditor.frontend.workers, "MIN_BYTES_FOR_WORKERS", 1)
     for copy in range(3):  # several trees, so the files really are spread over the workers
         shutil.copytree(REPO / "fixtures", tmp_path / f"copy{copy}")
     # a suppression comment makes the pre-filter keep it (prefilter.py)
@@ -70,7 +70,7 @@ def test_a_crash_in_the_check_is_that_files_error_and_not_cached(monkeypatch):
     def broken(data):
         raise MemoryError("no room")
 
-    monkeypatch.setattr(auditor.workers, "file_facts", broken)
+    monkeypatch.setattr(auditor.frontend.workers, "file_facts", broken)
     facts = safe_facts(b"x = 1\n")
     assert facts["error"][2] == "cannot parse file: MemoryError: no room"
     assert facts["uncached"] is True
@@ -81,6 +81,6 @@ def test_no_processes_to_be_had_falls_back_to_this_one(monkeypatch):
         def __init__(self, *args, **kwargs):
             raise OSError("no more processes")
 
-    monkeypatch.setattr(auditor.workers, "ProcessPoolExecutor", NoPool)
+    monkeypatch.setattr(auditor.frontend.workers, "ProcessPoolExecutor", NoPool)
     datas = sample_files()
     assert check_all(datas, 2) == [safe_facts(d) for d in datas]

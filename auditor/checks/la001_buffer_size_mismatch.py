@@ -5,14 +5,14 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from auditor.evaluate import Evaluation, PointResult, assumed_text
-from auditor.findings import Finding, Side
-from auditor.matrix import describe_value, json_value
-from auditor.measure import BufferFigure
+from auditor.checks.findings import Finding, Side
+from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text
+from auditor.evaluation.matrix import describe_value, json_value
+from auditor.evaluation.measure import BufferFigure
 from auditor.settings import Settings
 
 if TYPE_CHECKING:
-    from auditor.pairing import Pair
+    from auditor.pairing.catalog import Pair
 
 CODE = "LA001"
 NAME = "host-device-buffer-size-mismatch"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 
+from auditor.checks.findings import Finding, Side
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
-from auditor.evaluate import Evaluation, PointResult, assumed_text
-from auditor.findings import Finding, Side
-from auditor.matrix import json_value
-from auditor.measure import BufferFigure
-from auditor.pairing import Pair
+from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text
+from auditor.evaluation.matrix import json_value
+from auditor.evaluation.measure import BufferFigure
+from auditor.pairing.catalog import Pair
 from auditor.settings import Settings
 
 CODE = "LA002"

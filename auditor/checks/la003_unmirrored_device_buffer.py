@@ -6,13 +6,13 @@ import weakref
 
 import libcst as cst
 
+from auditor.checks.findings import Finding, Side
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
-from auditor.declared import is_declared
-from auditor.evaluate import Evaluation, assumed_text
-from auditor.findings import Finding, Side
-from auditor.index import ClassInfo
-from auditor.matrix import json_value
+from auditor.evaluation.evaluate import Evaluation, assumed_text
+from auditor.evaluation.matrix import json_value
+from auditor.frontend.index import ClassInfo
+from auditor.pairing.declared import is_declared
 from auditor.settings import Settings
 
 CODE = "LA003"

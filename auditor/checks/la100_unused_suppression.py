@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from auditor.findings import Finding
+from auditor.checks.findings import Finding
+from auditor.checks.suppressions import Suppression
 from auditor.location import Location
-from auditor.suppressions import Suppression
 
 CODE = "LA100"
 NAME = "unused-suppression"

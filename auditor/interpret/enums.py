@@ -11,7 +11,7 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.index import ClassInfo
+from auditor.frontend.index import ClassInfo
 from auditor.interpret.values import Instance, Unknown, is_unknown
 
 _ENUM_BASES = ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from auditor.evaluation.matrix import flag_dimension, switch_dimension
 from auditor.interpret.values import RuntimeObject, Unknown, is_unknown
-from auditor.matrix import flag_dimension, switch_dimension
 
 if TYPE_CHECKING:
     from auditor.interpret.library import CallContext

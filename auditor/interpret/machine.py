@@ -11,7 +11,7 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.index import ClassInfo, FunctionInfo, ProjectIndex
+from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
 from auditor.interpret import enums, environment, library, methods, records
 from auditor.interpret.control import (
     BudgetExceeded,

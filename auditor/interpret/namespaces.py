@@ -10,7 +10,7 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, import_bindings
+from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo, import_bindings
 from auditor.interpret import enums, library
 from auditor.interpret.control import (
     BreakSignal,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import weakref
 
-from auditor.index import ClassInfo
+from auditor.frontend.index import ClassInfo
 from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import Instance
 

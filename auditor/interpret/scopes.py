@@ -7,7 +7,7 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.index import ClassInfo, FunctionInfo, ModuleInfo
+from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo
 from auditor.interpret.values import Unknown
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.index import ClassInfo, FunctionInfo, dotted
+from auditor.frontend.index import ClassInfo, FunctionInfo, dotted
 from auditor.interpret.control import (
     BreakSignal,
     ContinueSignal,

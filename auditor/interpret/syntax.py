@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from auditor.frontend.parse import ParsedModule
 from auditor.location import Location
-from auditor.parse import ParsedModule
 
 _LOCATIONS: dict[int, tuple[cst.CSTNode, Location]] = {}
 _SOURCES: dict[cst.CSTNode, str] = {}

@@ -16,7 +16,7 @@ from pathlib import Path, PurePath
 from typing import TextIO
 
 from auditor.checks import CHECKS
-from auditor.engine import AuditResult
+from auditor.pipeline import AuditResult
 
 ANNOTATION_LIMIT = 10  # error annotations GitHub shows per step
 FILE_ERROR_CODE = "E902"

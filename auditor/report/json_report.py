@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from auditor.engine import AuditResult
+from auditor.pipeline import AuditResult
 from auditor.report.text import assumed_by_pair, pair_key
 
 

@@ -19,9 +19,9 @@ from urllib.parse import quote
 
 from auditor import __version__
 from auditor.checks import CHECKS
-from auditor.engine import AuditResult
-from auditor.findings import Finding
+from auditor.checks.findings import Finding
 from auditor.location import Location
+from auditor.pipeline import AuditResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"

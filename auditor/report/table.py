@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from auditor.checks.la001_buffer_size_mismatch import device_counterpart
-from auditor.engine import AuditResult
-from auditor.matrix import describe_value
-from auditor.measure import BufferFigure
+from auditor.evaluation.matrix import describe_value
+from auditor.evaluation.measure import BufferFigure
+from auditor.pipeline import AuditResult
 from auditor.settings import Settings
 
 NO_DEVICE = "no device buffer of this name (nor a buffer-map entry)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from auditor.engine import AuditResult
+from auditor.pipeline import AuditResult
 
 
 def render(result: AuditResult, out: TextIO, err: TextIO, show_unresolved: bool = False) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from auditor.parse import FileError, LateParseError, ParsedModule, on_fresh_stack
+from auditor.frontend.parse import FileError, LateParseError, ParsedModule, on_fresh_stack
 
 NEUTRAL_BASES = frozenset(
     {"object", "abc.ABC", "ABC", "typing.Generic", "Generic", "typing.Protocol", "Protocol"}

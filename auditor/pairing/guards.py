@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from auditor.index import ClassInfo, dotted
-from auditor.scope import FunctionScope, code_of
+from auditor.frontend.index import ClassInfo, dotted
+from auditor.frontend.scope import FunctionScope, code_of
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.dtypes import dtype_by_name, dtype_name, is_dtype
-from auditor.index import ClassInfo
+from auditor.frontend.index import ClassInfo
 from auditor.settings import Settings
 
 

@@ -9,10 +9,10 @@ layer count, so LA002 can compare it with the device buffers the host mirrors.
 
 from __future__ import annotations
 
-from auditor.index import ClassInfo
+from auditor.evaluation.measure import BufferFigure, count_of
+from auditor.frontend.index import ClassInfo
 from auditor.interpret.values import Instance, Unknown, is_unknown
 from auditor.location import Location
-from auditor.measure import BufferFigure, count_of
 
 ATTRIBUTE = "size_per_token"
 METHOD = "get_size_per_token"

@@ -9,7 +9,28 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditor.cache import (
+from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
+from auditor.checks.findings import Finding
+from auditor.checks.suppressions import SuppressionIndex, scan
+from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
+from auditor.evaluation.site_run import OTHER_CLASS, never_built
+from auditor.frontend.discover import SourceFile, discover
+from auditor.frontend.index import ClassInfo, ProjectIndex
+from auditor.frontend.parse import (
+    ClassOutline,
+    FileError,
+    LateParseError,
+    ParsedModule,
+    check_facts,
+    may_suppress,
+    module_from_facts,
+    outline_from_json,
+    read_source,
+)
+from auditor.frontend.prefilter import BaseNames, derive_by_name, pool_like_names
+from auditor.frontend.prefilter import may_define_pools as may_matter
+from auditor.frontend.workers import check_all
+from auditor.incremental.cache import (
     Cache,
     InvalidEntry,
     NotCacheable,
@@ -21,33 +42,12 @@ from auditor.cache import (
     tool_identity,
     torch_version,
 )
-from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
-from auditor.declared import DeclaredHostEvaluator
-from auditor.discover import SourceFile, discover
-from auditor.evaluate import Evaluation, PoolEvaluator
-from auditor.findings import Finding
-from auditor.index import ClassInfo, ProjectIndex
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
-from auditor.pairing import PoolCatalog, catalog, evaluate_pairs
-from auditor.parse import (
-    ClassOutline,
-    FileError,
-    LateParseError,
-    ParsedModule,
-    check_facts,
-    may_suppress,
-    module_from_facts,
-    outline_from_json,
-    read_source,
-)
-from auditor.prefilter import BaseNames, derive_by_name, pool_like_names
-from auditor.prefilter import may_define_pools as may_matter
+from auditor.pairing.catalog import PoolCatalog, catalog, evaluate_pairs
+from auditor.pairing.declared import DeclaredHostEvaluator
+from auditor.pairing.sites import ConstructionSite
 from auditor.settings import Settings
-from auditor.site_run import OTHER_CLASS, never_built
-from auditor.sites import ConstructionSite
-from auditor.suppressions import SuppressionIndex, scan
-from auditor.workers import check_all
 
 
 @dataclass(frozen=True)

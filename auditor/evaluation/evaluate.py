@@ -7,20 +7,20 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.index import ClassInfo, ProjectIndex
+from auditor.evaluation.matrix import Dimension, dimensions, explore, parameter_names
+from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
+from auditor.evaluation.site_run import run_parameters, run_site, runnable
+from auditor.evaluation.size_claims import claimed_size
+from auditor.frontend.index import ClassInfo, ProjectIndex
+from auditor.frontend.scope import code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
 from auditor.interpret.facades import expose_buffer_properties
 from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
-from auditor.matrix import Dimension, dimensions, explore, parameter_names
-from auditor.measure import BufferFigure, looks_like_buffer, measure
-from auditor.scope import code_of
+from auditor.pairing.sites import ConstructionSite
 from auditor.settings import Settings
-from auditor.site_run import run_parameters, run_site, runnable
-from auditor.sites import ConstructionSite
-from auditor.size_claims import claimed_size
 
 DEVICE_NAME = "__layout_audit_device_pool__"  # the device pool, inside a site's argument
 

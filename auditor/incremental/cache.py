@@ -38,7 +38,7 @@ CACHEDIR_TAG = (
 )
 MAX_FACTS = 100_000  # per-file entries kept in the facts file (a few trees' worth)
 MAX_ENTRIES = 32  # whole results kept, the most recently written (evaluations: 32 times as many)
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent  # the auditor package
 
 
 def content_hash(data: bytes) -> str:
@@ -399,7 +399,7 @@ class Encoder:
 
 
 def _is_class_info(value: Any) -> bool:
-    from auditor.index import ClassInfo
+    from auditor.frontend.index import ClassInfo
 
     return type(value) is ClassInfo or type(value) is CachedClass
 

@@ -20,16 +20,16 @@ from typing import Any
 import libcst as cst
 
 from auditor.dtypes import dtype_name, is_dtype
-from auditor.evaluate import Evaluation, PoolEvaluator
-from auditor.index import ClassInfo, ProjectIndex, dotted
+from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
+from auditor.evaluation.matrix import dimensions
+from auditor.evaluation.measure import BufferFigure, buffers_of
+from auditor.frontend.index import ClassInfo, ProjectIndex, dotted
 from auditor.interpret.control import BudgetExceeded, Infeasible
 from auditor.interpret.machine import ConfigPoint, Interpreter
 from auditor.interpret.records import field_text
 from auditor.interpret.values import FunctionRef, Instance, Unknown, is_unknown
 from auditor.location import Location
-from auditor.matrix import dimensions
-from auditor.measure import BufferFigure, buffers_of
-from auditor.pairing import Pair
+from auditor.pairing.catalog import Pair
 
 DECLARATIONS_METHOD = "host_pool_decls"
 PROBE_POINTS = 16  # config points tried to find a device pool's declarations

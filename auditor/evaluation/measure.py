@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.dtypes import dtype_name, itemsize
-from auditor.index import ClassInfo
+from auditor.frontend.index import ClassInfo
 from auditor.interpret.values import Instance, Tensor, Unknown, UnknownAllocation, is_unknown
 from auditor.location import Location
 

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from auditor.discover import SourceFile
+from auditor.frontend.discover import SourceFile
 from auditor.limits import MAX_STATEMENT_NODES
 from auditor.location import Location
 

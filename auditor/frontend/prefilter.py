@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from auditor.parse import Outline
+from auditor.frontend.parse import Outline
 
 # `class Name(` then the bases up to the header's colon (a literal prefix: fast in `re`)
 _HEADER = re.compile(rb"class[ \t]+\w+[ \t]*\(([^:]*):")

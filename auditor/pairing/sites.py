@@ -17,13 +17,10 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from auditor.guards import FunctionWalk, Guard, guards_of, type_subject
-from auditor.holders import held_classes, subject_classes
-from auditor.index import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, dotted
-from auditor.location import Location
-from auditor.matrix import constructor_parameters
-from auditor.parse import LateParseError, ParsedModule
-from auditor.scope import (
+from auditor.evaluation.matrix import constructor_parameters
+from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo, ProjectIndex, dotted
+from auditor.frontend.parse import LateParseError, ParsedModule
+from auditor.frontend.scope import (
     FunctionScope,
     LocalNames,
     annotation_class,
@@ -31,6 +28,9 @@ from auditor.scope import (
     cpython_tree,
     functions_naming,
 )
+from auditor.location import Location
+from auditor.pairing.guards import FunctionWalk, Guard, guards_of, type_subject
+from auditor.pairing.holders import held_classes, subject_classes
 
 
 @dataclass(eq=False)

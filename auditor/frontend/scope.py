@@ -12,7 +12,7 @@ import warnings
 
 import libcst as cst
 
-from auditor.index import ClassInfo, ModuleInfo, ProjectIndex, dotted, import_bindings
+from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, dotted, import_bindings
 
 
 def code_of(node: cst.CSTNode) -> str:

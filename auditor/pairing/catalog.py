@@ -15,16 +15,16 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from auditor.evaluate import Evaluation
-from auditor.index import ClassInfo, ProjectIndex, dotted
+from auditor.evaluation.evaluate import Evaluation
+from auditor.evaluation.matrix import constructor_parameters, parameter_names
+from auditor.evaluation.measure import looks_like_buffer
+from auditor.evaluation.site_run import runnable
+from auditor.frontend.index import ClassInfo, ProjectIndex, dotted
+from auditor.frontend.parse import ParsedModule
+from auditor.frontend.scope import code_of, cpython_tree
 from auditor.interpret.values import Unknown
-from auditor.matrix import constructor_parameters, parameter_names
-from auditor.measure import looks_like_buffer
-from auditor.parse import ParsedModule
-from auditor.scope import code_of, cpython_tree
+from auditor.pairing.sites import ConstructionSite, find_sites
 from auditor.settings import Settings
-from auditor.site_run import runnable
-from auditor.sites import ConstructionSite, find_sites
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from auditor.guards import FunctionWalk, Guard
-from auditor.index import ClassInfo, ProjectIndex, dotted
-from auditor.scope import FunctionScope, LocalNames, code_of
+from auditor.frontend.index import ClassInfo, ProjectIndex, dotted
+from auditor.frontend.scope import FunctionScope, LocalNames, code_of
+from auditor.pairing.guards import FunctionWalk, Guard
 
 MAX_OWNERS = 32  # classes whose methods are read for one attribute; beyond, no narrowing
 

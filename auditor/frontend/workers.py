@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from auditor.parse import file_facts
+from auditor.frontend.parse import file_facts
 
 # Below this many bytes to check (about 0.1 s of CPython's parser), starting workers costs
 # more than it saves. What is checked is mostly the pool files, large ones (prefilter.py).

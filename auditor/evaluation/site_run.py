@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from auditor.index import FunctionInfo
+from auditor.evaluation.matrix import parameter_names
+from auditor.frontend.index import FunctionInfo
 from auditor.interpret.control import Infeasible, SiteReached
 from auditor.interpret.machine import Interpreter
 from auditor.interpret.values import ClassRef, ConfigDependency, Instance, Unknown, is_unknown
-from auditor.matrix import parameter_names
-from auditor.sites import ConstructionSite
+from auditor.pairing.sites import ConstructionSite
 
 if TYPE_CHECKING:
-    from auditor.evaluate import Evaluation
+    from auditor.evaluation.evaluate import Evaluation
 
 
 @dataclass

@@ -1,0 +1,1 @@
+"""Stage 3, from pool classes to figures: the config matrix, pools built at each point, bytes measured."""
