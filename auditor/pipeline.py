@@ -13,7 +13,7 @@ from auditor.checks import DEVICE_CHECKS, PAIR_CHECKS, la100_unused_suppression
 from auditor.checks.findings import Finding
 from auditor.checks.suppressions import SuppressionIndex, scan
 from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
-from auditor.evaluation.site_run import OTHER_CLASS, never_built
+from auditor.evaluation.site_run import drop_never_built
 from auditor.frontend.discover import SourceFile, discover
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.parse import (
@@ -299,18 +299,9 @@ def audit(
     paired_devices = set()
     selected = [code for code in settings.select if code not in settings.ignore]
     evaluated = evaluate_pairs(pools, evaluations)
-    for pair, evaluation in [(p, e) for p, e in evaluated if never_built(e)]:
-        # a factory chose another class at every point: not a pair within the matrix
-        reason = evaluation.points[0].infeasible.reason
-        unknown = Unknown(
-            f"{pair.host.name} <- {pair.device.name} at {pair.site.where()} is never built in "
-            f"the config matrix: {reason.split(OTHER_CLASS)[0]} at every point",
-            pair.site.location,
-        )
+    evaluated, never = drop_never_built(evaluated, pools)
+    for unknown in never:  # a factory chose another class wherever the pair could be built
         unresolved[("pairing", unknown.reason)] = Unresolved("pairing", unknown)
-    evaluated = [(p, e) for p, e in evaluated if not never_built(e)]
-    kept = {id(p) for p, _ in evaluated}
-    pools.pairs = [p for p in pools.pairs if id(p) in kept]
     declared_evaluator = DeclaredHostEvaluator(index, settings, limits)
     declared_pairs, declared_unknowns = declared_evaluator.declared_pairs(pools.devices)
     for unknown in declared_unknowns:

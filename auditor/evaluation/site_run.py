@@ -42,12 +42,41 @@ OTHER_CLASS = " at this point, not "  # the code builds another host class at th
 
 
 def never_built(evaluation: Evaluation) -> bool:
-    """At every config point the function holding the site built another host class there
-    (a factory's choice): the code never hands this device to this host in the matrix."""
+    """No config point built the pair, and at some the function holding the site built
+    another host class there (a factory's choice; at the others the device itself, or the
+    path to the call, is infeasible): the code never hands this device to this host in the
+    matrix."""
     points = evaluation.points
-    return bool(points) and all(
-        p.infeasible is not None and OTHER_CLASS in p.infeasible.reason for p in points
-    )
+    if not points or evaluation.feasible:
+        return False
+    return any(p.infeasible is not None and OTHER_CLASS in p.infeasible.reason for p in points)
+
+
+def drop_never_built(evaluated: list, pools) -> tuple[list, list[Unknown]]:
+    """The evaluated pairs without those never built in the matrix (removed from the catalog
+    too), and why each removed one is not a pair."""
+    never = []
+    for pair, evaluation in evaluated:
+        if not never_built(evaluation):
+            continue
+        chosen = sorted(
+            {
+                p.infeasible.reason.split(OTHER_CLASS)[0]
+                for p in evaluation.points
+                if p.infeasible is not None and OTHER_CLASS in p.infeasible.reason
+            }
+        )
+        never.append(
+            Unknown(
+                f"{pair.host.name} <- {pair.device.name} at {pair.site.where()} is never built "
+                f"in the config matrix: {' or '.join(chosen)} at every point the device is built",
+                pair.site.location,
+            )
+        )
+    kept = [(p, e) for p, e in evaluated if not never_built(e)]
+    ids = {id(p) for p, _ in kept}
+    pools.pairs = [p for p in pools.pairs if id(p) in ids]
+    return kept, never
 
 
 def enclosing_function(site: ConstructionSite) -> FunctionInfo | None:

@@ -29,6 +29,7 @@ from auditor.frontend.scope import (
     functions_naming,
 )
 from auditor.location import Location
+from auditor.pairing.factories import factories_in, returned_classes, unpacked_source
 from auditor.pairing.guards import FunctionWalk, Guard, guards_of, type_subject
 from auditor.pairing.holders import held_classes, subject_classes
 
@@ -306,11 +307,14 @@ class SiteFinder:
             return results
         if isinstance(func, cst.Name) and func.value in walk.unpacked:
             for call, position, guards in walk.unpacked[func.value]:
-                for host, how in self._returned(scope, call, position, depth + 1):
+                for host, how in returned_classes(self, scope, call, position, depth + 1):
                     results.append((host, guards, how))
             return results
         if isinstance(func, cst.Call):  # `cls = factory(info)` then `cls(...)`
-            return [(host, (), how) for host, how in self._returned(scope, func, None, depth + 1)]
+            return [
+                (host, (), how)
+                for host, how in returned_classes(self, scope, func, None, depth + 1)
+            ]
         if isinstance(func, cst.IfExp):
             true, false = guards_of(scope, func.test)
             for branch, facts in ((func.body, true), (func.orelse, false)):
@@ -326,37 +330,6 @@ class SiteFinder:
                     guard = Guard(code_of(subject), (key_class,), False, True, text)
                     results.append((host, (guard,), "dict keyed by the device type"))
         return results
-
-    def _returned(
-        self, scope: FunctionScope, call: cst.Call, position: int | None, depth: int
-    ) -> list[tuple[ClassInfo, str]]:
-        """Host classes a function of the tree may return (element `position` of a returned
-        tuple): a factory (`get_mha_host_pool_cls(info)`) or a helper returning
-        `(cls, record, kwargs)`, followed through calls a few levels deep. Which one the code
-        returns at a config point is decided when the site is evaluated (site_run.py)."""
-        if depth > 4 or dotted(call.func) is None:
-            return []
-        function = scope.resolve(call.func)
-        if not isinstance(function, FunctionInfo):
-            return []
-        needles = frozenset(self.names)
-        local = LocalNames(function.module, needles)
-        function.node.body.visit(local)
-        inner = FunctionScope(self.index, function.module, local.bound)
-        found: list[tuple[ClassInfo, str]] = []
-        for value in _returned_values(function.node):
-            if position is not None:
-                if not isinstance(value, cst.Tuple) or position >= len(value.elements):
-                    continue
-                value = value.elements[position].value
-            if isinstance(value, cst.Call):
-                for host, how in self._returned(inner, value, None, depth + 1):
-                    found.append((host, how))
-                continue
-            target = inner.resolve(value) if dotted(value) else None
-            if isinstance(target, ClassInfo) and target in self.hosts:
-                found.append((target, f"class returned by {function.name}()"))
-        return found
 
     def _table(
         self, scope: FunctionScope, walk: FunctionWalk, node: cst.BaseExpression
@@ -426,7 +399,7 @@ class SiteFinder:
             if record is not None:
                 record = _single_binding(walk, record)
                 arguments[device_parameter] = record
-                device_node = record_source(record) or _unpacked_source(walk, record)
+                device_node = record_source(record) or unpacked_source(walk, record)
                 if device_node is None:
                     record_problem = (
                         f"{device_parameter}={code_of(record)} is not read off a device pool "
@@ -496,29 +469,6 @@ class SiteFinder:
                 site.declared_from = f"{text} = {callee.name}(...) -> {returns.name}"
 
 
-class _Returns(cst.CSTVisitor):
-    """The values of a function's `return` statements (not those of nested definitions)."""
-
-    def __init__(self) -> None:
-        self.values: list[cst.BaseExpression] = []
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if node.value is not None:
-            self.values.append(node.value)
-
-
-def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
-    returns = _Returns()
-    function.body.visit(returns)
-    return returns.values
-
-
 def _single_binding(walk: FunctionWalk, node: cst.BaseExpression) -> cst.BaseExpression:
     """A local name assigned exactly once in the function stands for what it was assigned."""
     if isinstance(node, cst.Name):
@@ -526,16 +476,6 @@ def _single_binding(walk: FunctionWalk, node: cst.BaseExpression) -> cst.BaseExp
         if len(bindings) == 1 and bindings[0].value is not None:
             return bindings[0].value
     return node
-
-
-def _unpacked_source(walk: FunctionWalk, node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """A record unpacked from a helper's result (`cls, info, kw = _mha_host_inputs(pool)`) is
-    read off the pool the helper is given: its first argument, when that is a plain name."""
-    if isinstance(node, cst.Name) and len(walk.unpacked.get(node.value, [])) == 1:
-        call = walk.unpacked[node.value][0][0]
-        if call.args and call.args[0].keyword is None and isinstance(call.args[0].value, cst.Name):
-            return call.args[0].value
-    return None
 
 
 def record_source(node: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -659,7 +599,7 @@ def find_sites(
         modules.extend(m for m in more if id(m) not in seen)
     factories: set[str] = set()
     for _ in range(3):  # functions returning a host class, helpers returning their call
-        found = {f for m in modules for f in _factories(m, names | factories)} - factories
+        found = {f for m in modules for f in factories_in(m, names | factories)} - factories
         if not found:
             break
         factories |= found
@@ -670,23 +610,3 @@ def find_sites(
     named = tables | factories
     sites = SiteFinder(index, hosts, device_params, named, record_params).find(modules)
     return sites, names | named
-
-
-def _factories(module: ModuleInfo, names: set[str]) -> set[str]:
-    """Module-level functions that may return one of `names` (a host class, or the call of a
-    function that returns one), also as an element of a returned tuple."""
-    tree = module.parsed.tree
-    found = set()
-    for statement in tree.body:
-        if not isinstance(statement, cst.FunctionDef):
-            continue
-        for value in _returned_values(statement):
-            parts = value.elements if isinstance(value, cst.Tuple) else [value]
-            for part in parts:
-                node = part.value if isinstance(part, cst.Element) else part
-                if isinstance(node, cst.Call):
-                    node = node.func
-                name = dotted(node)
-                if name is not None and name.rsplit(".", 1)[-1] in names:
-                    found.add(statement.name.value)
-    return found
