@@ -214,7 +214,7 @@ def build_point(
         device_builds.append((device, tokens, layers))
         if host_cls is not None and declared_host(evaluation):
             host_builds.append((build_declared_host(device, host_cls), tokens, layers))
-        elif host_cls is not None and evaluation.site is not None and runnable(evaluation.site):
+        elif host_cls is not None and _run_site(evaluation):
             host_builds.append(
                 (run_site_for_real(evaluation, point, device, host_cls), tokens, layers)
             )
@@ -235,7 +235,18 @@ def build_point(
 
 
 def _run_site(evaluation: Evaluation) -> bool:
-    return evaluation.site is not None and runnable(evaluation.site)
+    """Sites the auditor ran through their function, when the fixture's function can be called
+    with the config point's values and the device alone (no other required parameter)."""
+    site = evaluation.site
+    if site is None or not runnable(site):
+        return False
+    function = getattr(importlib.import_module(site.module.name), site.function.rsplit(".", 1)[-1])
+    required = [
+        name
+        for name, parameter in inspect.signature(function).parameters.items()
+        if parameter.default is inspect.Parameter.empty and name != site.device_text
+    ]
+    return all(name in evaluation.points[0].values for name in required)
 
 
 def run_site_for_real(evaluation: Evaluation, point: PointResult, device: Any, host_cls: type):
