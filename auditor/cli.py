@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from auditor import __version__
-from auditor.checks import CHECKS
+from auditor.checks import checks, selected
 from auditor.incremental.cache import CACHE_DIR_NAME
 from auditor.settings import ConfigError, find_config, load_settings
 
@@ -57,9 +57,7 @@ exit codes:
 
 def _checks_help() -> str:
     """The checks, from their modules, so `--help` lists what `--explain` can explain."""
-    from auditor.checks import CHECKS
-
-    lines = [f"  {code}  {module.SUMMARY}" for code, module in sorted(CHECKS.items())]
+    lines = [f"  {code}  {check.summary}" for code, check in checks().items()]
     return "checks (--explain CODE for details):\n" + "\n".join(lines) + "\n\n"
 
 
@@ -157,17 +155,17 @@ def _codes(text: str | None, parser: argparse.ArgumentParser) -> list[str] | Non
         return None
     codes = [c.strip().upper() for c in text.split(",") if c.strip()]
     for code in codes:
-        if code not in CHECKS:
-            parser.error(f"unknown code {code!r} (known: {', '.join(CHECKS)})")
+        if code not in checks():
+            parser.error(f"unknown code {code!r} (known: {', '.join(checks())})")
     return codes
 
 
 def explain(code: str, out: TextIO) -> int:
-    check = CHECKS.get(code.upper())
+    check = checks().get(code.upper())
     if check is None:
-        sys.stderr.write(f"layout-audit: unknown code {code!r} (known: {', '.join(CHECKS)})\n")
+        sys.stderr.write(f"layout-audit: unknown code {code!r} (known: {', '.join(checks())})\n")
         return EXIT_ERROR
-    out.write(f"{check.CODE} ({check.NAME}): {check.SUMMARY}\n\n{check.EXPLANATION}")
+    out.write(f"{check.code} ({check.name}): {check.summary}\n\n{check.explanation}")
     return EXIT_CLEAN
 
 
@@ -291,6 +289,7 @@ def run(argv: list[str] | None = None) -> int:
         if cleaning:
             return clean_cache(config)
         settings = load_settings(config, args.rule_pack)
+        selected(settings)  # the configuration's codes, before the command line's replace them
     except ConfigError as error:
         sys.stderr.write(f"layout-audit: error: {error}\n")
         return EXIT_ERROR

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from auditor.engines import default_packs
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -31,14 +33,7 @@ def _rules_dir() -> Path:
 
 
 RULES_DIR = _rules_dir()
-DEFAULT_PACKS = ("sglang",)
 OUTPUT_FORMATS = ("text", "json", "github", "sarif", "html")
-
-
-def known_codes() -> list[str]:
-    from auditor.checks import CHECKS  # imported late: checks depend on settings
-
-    return list(CHECKS)
 
 
 class ConfigError(Exception):
@@ -58,14 +53,15 @@ class Settings:
     default_dtypes: list[Any] = field(default_factory=list)
     matrix: dict[str, list[Any]] = field(default_factory=dict)
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
-    # platform probes (`is_hip()`) and environment switches (`SGLANG_X`): values to explore
+    # platform probes (`is_hip()`) and environment switches (`ENGINE_X`): values to explore
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
     runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)  # getter: attr: values
     token_counts: tuple[int, int] = (8192, 16384)
     layer_counts: tuple[int, int] = (2, 3)
-    select: list[str] = field(default_factory=lambda: known_codes())
+    select: list[str] | None = None  # None: every check (checks.selected)
     ignore: list[str] = field(default_factory=list)
+    codes_from: str = "<defaults>"  # where select / ignore were written, for errors
     include: list[str] = field(default_factory=lambda: ["*.py"])
     exclude: list[str] | None = None  # None: the default skipped folders (discover.SKIPPED_DIRS)
     extend_exclude: list[str] = field(default_factory=list)
@@ -319,7 +315,8 @@ def _string_list_of_ints(value: Any, where: str) -> tuple[int, int]:
 
 
 def pack_path(name: str, base: Path | None) -> Path:
-    """A pack is a bundled name (`sglang`) or a path to a TOML file (relative to the config)."""
+    """A pack is a bundled name (rules/<name>.toml) or a path to a TOML file (relative to the
+    config)."""
     if name.endswith(".toml") or "/" in name:
         path = Path(name)
         return path if path.is_absolute() or base is None else base / path
@@ -341,7 +338,7 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
     source = str(config_path) if config_path else "<defaults>"
     _expect(project, dict, f"{source}: [tool.layout-audit]", "a table")
     project = dict(project)
-    packs = project.pop("rule-packs", list(DEFAULT_PACKS))
+    packs = project.pop("rule-packs", list(default_packs()))
     packs = _string_list(packs, f"{source}: rule-packs")
     if packs_override:
         packs = packs_override
@@ -354,12 +351,8 @@ def load_settings(config_path: Path | None, packs_override: list[str] | None = N
     for key in ("select", "ignore", "include", "exclude", "extend-exclude"):
         if key in project:
             values = _string_list(project.pop(key), f"{source}: {key}")
-            if key in ("select", "ignore"):
-                for code in values:
-                    if code not in known_codes():
-                        raise ConfigError(
-                            f"{source}: {key}: unknown code {code!r} (known: {', '.join(known_codes())})"
-                        )
+            if key in ("select", "ignore"):  # codes are checked against the checks' own
+                settings.codes_from = source
             setattr(settings, key.replace("-", "_"), values)
     if "respect-gitignore" in project:
         settings.respect_gitignore = _expect(

@@ -105,7 +105,7 @@ def ruff_command(tree: Path) -> list[str] | None:
 
 def file_without_pools(tree: Path) -> Path | None:
     """The largest file of the tree that no pool class can be in: none of the bundled pack's
-    layer-count or device-pool parameter names appear in it (see engine.may_define_pools)."""
+    layer-count or device-pool parameter names appear in it (see prefilter.outline_rule)."""
     sys.path.insert(0, str(REPO))
     from auditor.settings import load_settings
 
@@ -180,6 +180,8 @@ def stages(tree: Path) -> list[str]:
 
     sys.path.insert(0, str(REPO))
     import auditor.frontend.parse as parse
+    import auditor.frontend.project as project
+    import auditor.incremental.results as results
     import auditor.pipeline as engine
     from auditor.evaluation.evaluate import PoolEvaluator
     from auditor.settings import load_settings
@@ -199,28 +201,28 @@ def stages(tree: Path) -> list[str]:
         return wrapper
 
     patches = [
-        (engine, "discover", "1 discover"),
-        (engine, "_read", "2 read files (_read)"),
-        (engine, "_file_facts", "3 pre-filter, CPython check (_file_facts, workers)"),
-        (engine, "_modules", "3b modules from the facts (_modules)"),
-        (engine, "may_define_pools", "4 outline rule (may_define_pools)"),
-        (engine, "_RecordingIndex", "5 index, up-front modules"),
+        (project, "discover", "1 discover"),
+        (engine, "read_file", "2 read files (read_file)"),
+        (results, "checked_facts", "3 pre-filter, CPython check (checked_facts, workers)"),
+        (engine, "modules", "3b modules from the facts (modules)"),
+        (engine, "outline_rule", "4 outline rule (outline_rule)"),
+        (results, "RecordingIndex", "5 index, up-front modules"),
         (engine, "catalog", "6 catalog (pairing)"),
         (PoolEvaluator, "evaluate", "7 evaluate pools (interpreter)"),
-        (engine, "_apply_suppressions", "8 suppressions"),
+        (engine, "suppressions_in", "8 suppressions"),
         (parse, "_libcst_parse", " libcst parse, wherever"),
         (parse, "_resolve_positions", " libcst positions, wherever"),
     ]
     saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
     checked: list[int] = []
-    facts_of = engine._file_facts
+    facts_of = results.checked_facts
 
     def counted_facts(*args, **kwargs):
         facts = facts_of(*args, **kwargs)
         checked.append(sum(1 for known in facts if known is not None))
         return facts
 
-    engine._file_facts = counted_facts
+    results.checked_facts = counted_facts
     for owner, name, label in patches:
         setattr(owner, name, timed(label, getattr(owner, name)))
     settings = load_settings(None)

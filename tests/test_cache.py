@@ -21,9 +21,10 @@ import pytest
 import auditor.evaluation.evaluate
 import auditor.frontend.parse
 import auditor.incremental.cache
+import auditor.incremental.results
 import auditor.pipeline
 from auditor.cli import main
-from auditor.incremental.cache import CACHE_DIR_NAME, Cache, CachedDtype, dump, load
+from auditor.incremental.cache import CACHE_DIR_NAME, CACHE_ROOT_ENV, Cache, CachedDtype, dump, load
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -44,6 +45,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def own_secret(tmp_path_factory, monkeypatch):
     """Each test's runs with a secret of their own (child processes inherit the variable)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg")))
+    monkeypatch.delenv(CACHE_ROOT_ENV, raising=False)  # these tests check where the cache goes
     auditor.incremental.cache._secret.cache_clear()
     yield
     auditor.incremental.cache._secret.cache_clear()
@@ -133,6 +135,18 @@ def test_cache_goes_to_the_config_files_folder(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert (tmp_path / "repo" / CACHE_DIR_NAME).is_dir()
     assert not (elsewhere / CACHE_DIR_NAME).exists()
+
+
+def test_the_cache_root_variable_moves_the_cache_out_of_the_tree(tmp_path, monkeypatch, capsys):
+    shutil.copytree(FIXTURES / "incident_buggy", tmp_path / "repo" / "incident_buggy")
+    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.setenv(CACHE_ROOT_ENV, str(tmp_path / "outside"))
+    assert main(["incident_buggy"]) == 1
+    capsys.readouterr()
+    assert (tmp_path / "outside" / CACHE_DIR_NAME / "CACHEDIR.TAG").is_file()
+    assert not (tmp_path / "repo" / CACHE_DIR_NAME).exists()
+    assert main(["--clean-cache"]) == 0
+    assert not (tmp_path / "outside" / CACHE_DIR_NAME).exists()
 
 
 def test_a_fully_warm_run_parses_nothing_with_libcst_and_never_imports_torch(project):
@@ -290,7 +304,7 @@ def damage(path: Path, how: str) -> None:
         path.write_bytes(os.urandom(300) + b"\xff\xfe\x00")
     elif how == "wrong-shape":
         entry = read_entry(path)
-        entry["value"] = [1, {"$data": "auditor.pipeline:AuditResult", "fields": {}}, "x"]
+        entry["value"] = [1, {"$data": "auditor.result:AuditResult", "fields": {}}, "x"]
         write_entry(path, entry)
     elif how == "missing-field":
         text = path.read_bytes().partition(b"\n")[2].decode()
@@ -600,13 +614,13 @@ def age_every_file(root: Path, seconds: int = 60) -> None:
 
 def count_reads(monkeypatch) -> list[str]:
     reads: list[str] = []
-    real = auditor.pipeline._read
+    real = auditor.pipeline.read_file
 
     def read(source):
         reads.append(str(source.path))
         return real(source)
 
-    monkeypatch.setattr(auditor.pipeline, "_read", read)
+    monkeypatch.setattr(auditor.pipeline, "read_file", read)
     return reads
 
 
@@ -658,9 +672,9 @@ def test_a_file_that_cannot_be_stated_means_no_manifest(tmp_path):
     old = time.time() - 60
     os.utime(path, (old, old))
     source = SourceFile(path, tmp_path, "gone")
-    assert auditor.pipeline._manifest_key([source], [], ("k",)) is not None
+    assert auditor.incremental.results.manifest_key([source], [], ("k",)) is not None
     path.unlink()  # deleted between discovery and the stat
-    assert auditor.pipeline._manifest_key([source], [], ("k",)) is None
+    assert auditor.incremental.results.manifest_key([source], [], ("k",)) is None
 
 
 def test_a_manifest_never_leads_outside_the_cache(project, capsys, monkeypatch):

@@ -307,14 +307,15 @@ def test_a_closed_pipe_stops_quietly():
 def test_help_lists_every_check_with_its_summary(capsys):
     import pytest as _pytest
 
-    from auditor.checks import CHECKS
+    from auditor.checks import checks
     from auditor.cli import main
 
     with _pytest.raises(SystemExit):
         main(["--help"])
     out = capsys.readouterr().out
-    for code, module in CHECKS.items():
-        assert f"{code}  {module.SUMMARY}" in out
+    assert list(checks()) == ["LA001", "LA002", "LA003", "LA100"]
+    for code, check in checks().items():
+        assert f"{code}  {check.summary}" in out
 
 
 @pytest.mark.parametrize(

@@ -111,22 +111,21 @@ def test_mutating_the_real_dsa_index_k_layout_is_found(tmp_path: Path) -> None:
 @pytest.mark.parametrize("version", ["0.4.6.post5", "0.5.10", "0.5.23"])
 def test_the_pre_filter_checks_every_file_the_outline_rule_keeps(version: str) -> None:
     """auditor/frontend/prefilter.py against its oracle on a real engine: every file that CPython's
-    outline says may define a pool (engine.may_define_pools, all files checked) is among the
+    outline says may define a pool (prefilter.outline_rule, all files checked) is among the
     files the byte-level pre-filter checks up front, and most files are not checked."""
     from auditor.frontend.discover import discover
     from auditor.frontend.parse import parse_file
-    from auditor.incremental.cache import Cache, content_hash
-    from auditor.pipeline import _file_facts, _read, may_define_pools
+    from auditor.frontend.prefilter import checked_facts, outline_rule, pool_words
+    from auditor.frontend.project import read_file
     from auditor.settings import load_settings
 
     settings = load_settings(None)
     folders = _runner().fetch(version)
     sources, _ = discover(folders, respect_gitignore=False)
     every = [parse_file(s, str(s.path)) for s in sources]
-    kept = may_define_pools([m for m in every if hasattr(m, "outline")], settings)
-    files = [_read(s) for s in sources]
-    digests = [content_hash(d) if isinstance(d, bytes) else None for _, _, d in files]
-    facts = _file_facts(files, digests, Cache(None), 1, settings)
+    kept = outline_rule([m for m in every if hasattr(m, "outline")], pool_words(settings))
+    files = [read_file(s) for s in sources]
+    facts = checked_facts(files, [None] * len(files), 1, pool_words(settings))
     checked = {str(s.path) for s, known in zip(sources, facts) if known is not None}
     must = {str(m.source.path) for m in every if id(m) in kept}
     assert must and must <= checked, sorted(must - checked)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from helpers import READ_BY_THE_AUDIT
 
-import auditor.pipeline
+import auditor.frontend.project
 from auditor.cli import main
 from auditor.frontend.parse import MAX_FILE_BYTES
 from auditor.limits import Limits
@@ -292,7 +292,7 @@ def test_an_unreadable_file(tree, capsys, monkeypatch):
 def test_a_file_deleted_between_discovery_and_reading(tree, capsys, monkeypatch):
     """In-process: discover() is wrapped so the file disappears right after it is listed."""
     HOSTILE.write_text("x = 1\n")
-    real_discover = auditor.pipeline.discover
+    real_discover = auditor.frontend.project.discover
 
     def discover_then_delete(*args, **kwargs):
         found = real_discover(*args, **kwargs)
@@ -300,7 +300,7 @@ def test_a_file_deleted_between_discovery_and_reading(tree, capsys, monkeypatch)
         HOSTILE.unlink()
         return found
 
-    monkeypatch.setattr(auditor.pipeline, "discover", discover_then_delete)
+    monkeypatch.setattr(auditor.frontend.project, "discover", discover_then_delete)
     code, out, err = run(capsys, "tree")
     assert_reported_and_nothing_lost(
         code, out, err, HOSTILE, "cannot read file", "No such file or directory"
@@ -309,7 +309,7 @@ def test_a_file_deleted_between_discovery_and_reading(tree, capsys, monkeypatch)
 
 def test_a_file_replaced_by_a_folder_after_discovery(tree, capsys, monkeypatch):
     HOSTILE.write_text("x = 1\n")
-    real_discover = auditor.pipeline.discover
+    real_discover = auditor.frontend.project.discover
 
     def discover_then_swap(*args, **kwargs):
         found = real_discover(*args, **kwargs)
@@ -317,7 +317,7 @@ def test_a_file_replaced_by_a_folder_after_discovery(tree, capsys, monkeypatch):
         HOSTILE.mkdir()
         return found
 
-    monkeypatch.setattr(auditor.pipeline, "discover", discover_then_swap)
+    monkeypatch.setattr(auditor.frontend.project, "discover", discover_then_swap)
     code, out, err = run(capsys, "tree")
     assert_reported_and_nothing_lost(code, out, err, HOSTILE, "cannot read file")
 
@@ -337,14 +337,14 @@ def test_an_unexpected_parser_failure_is_one_e902_not_the_end_of_the_audit(
     """Whatever escapes the parser for one file (a bug in it, or in libcst) is that file's
     E902; the other files are still audited."""
     HOSTILE.write_text("x = 1\n" + READ_BY_THE_AUDIT)
-    real_parse = auditor.pipeline.module_from_facts
+    real_parse = auditor.frontend.project.module_from_facts
 
     def module_from_facts(source, shown, data, facts):
         if source.path.name == HOSTILE.name:
             raise failure()
         return real_parse(source, shown, data, facts)
 
-    monkeypatch.setattr(auditor.pipeline, "module_from_facts", module_from_facts)
+    monkeypatch.setattr(auditor.frontend.project, "module_from_facts", module_from_facts)
     code, out, err = run(capsys, "tree")
     name = type(failure()).__name__
     assert_reported_and_nothing_lost(code, out, err, HOSTILE, "cannot parse file", name)

@@ -1,6 +1,6 @@
 """The byte-level pre-filter (auditor/frontend/prefilter.py) keeps every file CPython's outline would.
 
-The oracle is the outline rule itself (engine.may_define_pools over files all checked by
+The oracle is the outline rule itself (prefilter.outline_rule over files all checked by
 CPython): on every fixture, the files it keeps must be among those the pre-filter checks.
 """
 
@@ -12,13 +12,12 @@ from pathlib import Path
 import pytest
 from helpers import write_tree
 
-import auditor.pipeline
+import auditor.frontend.prefilter
 from auditor.frontend.discover import discover
 from auditor.frontend.parse import parse_file
-from auditor.frontend.prefilter import BaseNames
+from auditor.frontend.prefilter import BaseNames, checked_facts, outline_rule, pool_words
 from auditor.frontend.prefilter import may_define_pools as may_matter
-from auditor.incremental.cache import Cache, content_hash
-from auditor.pipeline import _file_facts, _read, may_define_pools
+from auditor.frontend.project import read_file
 from auditor.settings import load_settings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -110,10 +109,9 @@ def test_every_file_the_outline_rule_keeps_is_checked_up_front(fixture):
     settings = load_settings(None)
     sources, _ = discover([fixture])
     every = [parse_file(s, str(s.path)) for s in sources]
-    kept = may_define_pools(every, settings)
-    files = [_read(s) for s in sources]
-    digests = [content_hash(data) for _, _, data in files]
-    facts = _file_facts(files, digests, Cache(None), 1, settings)
+    kept = outline_rule(every, pool_words(settings))
+    files = [read_file(s) for s in sources]
+    facts = checked_facts(files, [None] * len(files), 1, pool_words(settings))
     checked = {str(s.path) for s, known in zip(sources, facts) if known is not None}
     must = {str(module.source.path) for module in every if id(module) in kept}
     assert must and must <= checked, sorted(must - checked)
@@ -124,9 +122,9 @@ def test_the_slow_path_checks_every_file(tmp_path, monkeypatch):
     root = write_tree(tmp_path / "t", {"a.py": "x = 1\n", "b.py": "def f(:\n"})
     settings = load_settings(None)
     sources, _ = discover([root])
-    files = [_read(s) for s in sources]
-    digests = [content_hash(data) for _, _, data in files]
-    assert _file_facts(files, digests, Cache(None), 1, settings) == [None, None]
-    monkeypatch.setattr(auditor.pipeline, "may_matter", lambda data, words: True)
-    facts = _file_facts(files, digests, Cache(None), 1, settings)
+    files = [read_file(s) for s in sources]
+    words = pool_words(settings)
+    assert checked_facts(files, [None, None], 1, words) == [None, None]
+    monkeypatch.setattr(auditor.frontend.prefilter, "may_define_pools", lambda data, words: True)
+    facts = checked_facts(files, [None, None], 1, words)
     assert all(known is not None for known in facts)

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 import auditor
-from auditor.checks import CHECKS
+from auditor.checks import checks
 from auditor.checks.findings import Finding, Side
 from auditor.frontend.parse import FileError
 from auditor.location import Location
@@ -241,14 +241,14 @@ def test_header_and_driver() -> None:
 
 def test_one_rule_per_check_and_one_for_e902() -> None:
     rules = render(AuditResult())["runs"][0]["tool"]["driver"]["rules"]
-    assert [rule["id"] for rule in rules] == [*sorted(CHECKS), "E902"]
+    assert [rule["id"] for rule in rules] == [*sorted(checks()), "E902"]
     for rule in rules[:-1]:
-        check = CHECKS[rule["id"]]
-        assert rule["name"] == check.NAME
-        assert rule["shortDescription"] == {"text": check.SUMMARY}
+        check = checks()[rule["id"]]
+        assert rule["name"] == check.name
+        assert rule["shortDescription"] == {"text": check.summary}
         assert rule["fullDescription"]["text"]
         assert "\n" not in rule["fullDescription"]["text"]
-        assert rule["help"] == {"text": check.EXPLANATION, "markdown": check.EXPLANATION}
+        assert rule["help"] == {"text": check.explanation, "markdown": check.explanation}
         assert rule["defaultConfiguration"] == {"level": "error"}
     assert rules[-1]["name"] == "unreadable-file"
     assert rules[-1]["defaultConfiguration"] == {"level": "error"}

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from auditor.checks import selected
 from auditor.dtypes import torch_module
 from auditor.settings import ConfigError, find_config, load_settings
 
@@ -21,7 +22,7 @@ def write(path: Path, text: str) -> Path:
 
 def config_error(path: Path | None, packs: list[str] | None = None) -> str:
     with pytest.raises(ConfigError) as caught:
-        load_settings(path, packs)
+        selected(load_settings(path, packs))  # codes are checked against the checks found
     message = str(caught.value)
     assert "\n" not in message
     return message
@@ -38,7 +39,8 @@ def test_bundled_sglang_pack_is_the_default():
     assert settings.matrix["index_k_dtype"] == [torch.float8_e4m3fn, torch.bfloat16]
     assert settings.matrix["page_size"] == [1, 64]
     assert settings.buffer_map == {"kv_buffer": ["k_buffer", "v_buffer"]}
-    assert "LA001" in settings.select and settings.ignore == [] and settings.config_file is None
+    assert settings.select is None and settings.ignore == [] and settings.config_file is None
+    assert selected(settings) == ["LA001", "LA002", "LA003", "LA100"]
 
 
 def test_project_table_overrides_and_extends_the_packs(tmp_path):

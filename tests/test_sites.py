@@ -411,29 +411,6 @@ def test_cls_in_a_classmethod_of_the_host_is_a_site(tmp_path):
     )
 
 
-def test_a_pair_check_without_check_pairs_still_runs_once_per_finding(tmp_path, monkeypatch):
-    """Checks judging one evaluation at a time (`check` only) get each pair's evidence, and a
-    finding two sites share (one evaluation) once."""
-    from auditor.checks import PAIR_CHECKS, la001_buffer_size_mismatch
-
-    class PerPair:
-        check = staticmethod(la001_buffer_size_mismatch.check)
-
-    monkeypatch.setitem(PAIR_CHECKS, "LA001", PerPair)
-    sites = {
-        f"pkg/site{i}.py": """
-            from pkg.pools import DevNarrow, Host
-
-            def make(kv: DevNarrow):
-                return Host(kv)
-        """
-        for i in (1, 2)
-    }
-    result = run(tmp_path, sites)
-    [finding] = site_findings(result)
-    assert finding.pairing.startswith("call site ") and "site1.py:4" in finding.pairing
-
-
 HOLDER = """
     from pkg.pools import Dev, DevNarrow, DevWide, Host
 

@@ -15,11 +15,14 @@ from pathlib import Path
 import pytest
 from helpers import build_index, find_class, write_tree
 
+import auditor.frontend.prefilter
+import auditor.incremental.results
 import auditor.pipeline
 from auditor.frontend.discover import SourceFile, discover
 from auditor.frontend.parse import ParsedModule, on_fresh_stack, parse_file
+from auditor.frontend.prefilter import outline_rule, pool_words
 from auditor.location import Location
-from auditor.pipeline import audit, may_define_pools
+from auditor.pipeline import audit
 from auditor.settings import load_settings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -67,7 +70,7 @@ def unresolved(result) -> list:
     return [(u.subject, str(u.unknown.location), u.unknown.reason) for u in result.unresolved]
 
 
-def every_module(parsed, settings):
+def every_module(parsed, words):
     return {id(module) for module in parsed}
 
 
@@ -76,8 +79,8 @@ def audit_both_ways(root: Path, monkeypatch: pytest.MonkeyPatch):
     settings = load_settings(None)
     fast = audit([root], settings)
     with monkeypatch.context() as patched:
-        patched.setattr(auditor.pipeline, "may_matter", lambda data, words: True)
-        patched.setattr(auditor.pipeline, "may_define_pools", every_module)
+        patched.setattr(auditor.frontend.prefilter, "may_define_pools", lambda data, words: True)
+        patched.setattr(auditor.pipeline, "outline_rule", every_module)
         slow = audit([root], settings)
     return fast, slow
 
@@ -139,7 +142,7 @@ def test_a_pool_in_a_file_without_pool_words_is_still_found(tmp_path, monkeypatc
     sources = {}
     for source in discover([root])[0]:
         sources[source.module] = parse_file(source, str(source.path))
-    kept = may_define_pools(list(sources.values()), settings)
+    kept = outline_rule(list(sources.values()), pool_words(settings))
     assert {name.split(".")[-1] for name, module in sources.items() if id(module) in kept} == {
         "device",
         "derived",
@@ -223,13 +226,13 @@ def test_only_modules_that_report_a_location_get_positions(tmp_path, monkeypatch
         },
     )
     indexes = []
-    real_index = auditor.pipeline._RecordingIndex
+    real_index = auditor.incremental.results.RecordingIndex
 
     def spy(*args, **kwargs):
         indexes.append(real_index(*args, **kwargs))
         return indexes[-1]
 
-    monkeypatch.setattr(auditor.pipeline, "_RecordingIndex", spy)
+    monkeypatch.setattr(auditor.incremental.results, "RecordingIndex", spy)
     result = audit([root], load_settings(None))
     assert [str(f.location) for f in result.findings] == [f"{root / 'pkg' / 'host.py'}:9:13"]
     modules = {Path(m.path).name: m.parsed for m in indexes[0].modules.values()}

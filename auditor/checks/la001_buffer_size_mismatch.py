@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
 from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text
 from auditor.evaluation.matrix import describe_value, json_value
@@ -298,3 +299,24 @@ def _point_value(evaluation: Evaluation, name: str, shown: Any) -> Any:
         if json_value(value) == shown:
             return value
     return shown
+
+
+class BufferSizeMismatch(Check):
+    code, name, summary, explanation = CODE, NAME, SUMMARY, EXPLANATION
+    scope = Scope.PAIRS
+
+    valid = (
+        {
+            "dev.py": EXAMPLE_DEVICE,
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=device_pool.dtype) for _ in range(layer_num)]\n",
+        },
+    )
+    invalid = (
+        {
+            "dev.py": EXAMPLE_DEVICE,
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=torch.bfloat16) for _ in range(layer_num)]\n",
+        },
+    )
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        return check_pairs(context.evaluated, context.settings)

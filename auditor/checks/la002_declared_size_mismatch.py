@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
@@ -167,3 +168,24 @@ def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) ->
                     earlier, pairing=f"{earlier.pairing} | {pair.evidence}"
                 )
     return list(findings.values())
+
+
+class DeclaredSizeMismatch(Check):
+    code, name, summary, explanation = CODE, NAME, SUMMARY, EXPLANATION
+    scope = Scope.PAIRS
+
+    valid = (
+        {
+            "dev.py": EXAMPLE_DEVICE,
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=device_pool.dtype) for _ in range(layer_num)]\n        self.size_per_token = 64 * device_pool.dtype.itemsize * layer_num\n",
+        },
+    )
+    invalid = (
+        {
+            "dev.py": EXAMPLE_DEVICE,
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=device_pool.dtype) for _ in range(layer_num)]\n        self.size_per_token = 64 * layer_num\n",
+        },
+    )
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        return check_pairs(context.evaluated, context.settings)

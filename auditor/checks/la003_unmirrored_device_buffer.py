@@ -6,6 +6,7 @@ import weakref
 
 import libcst as cst
 
+from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
@@ -59,18 +60,20 @@ def check_device(evaluations: list[Evaluation], settings: Settings) -> list[Find
     return findings
 
 
-def _host_mentions(host: ClassInfo) -> set[str]:
-    """Attributes the host's classes set on themselves or read off their device pool, on any
-    path: a buffer the host mirrors under another layout or flag is not a missing mirror."""
-    if host not in _MENTIONS:
-        _MENTIONS[host] = _scan_mentions(host)
-    return _MENTIONS[host]
+def _host_mentions(host: ClassInfo, device_params: tuple[str, ...]) -> set[str]:
+    """Attributes the host's classes set on themselves or read off their device pool (under a
+    configured device-pool parameter name), on any path: a buffer the host mirrors under
+    another layout or flag is not a missing mirror."""
+    memo = _MENTIONS.setdefault(host, {})
+    if device_params not in memo:
+        memo[device_params] = _scan_mentions(host, ("self", *device_params))
+    return memo[device_params]
 
 
-_MENTIONS: weakref.WeakKeyDictionary[ClassInfo, set[str]] = weakref.WeakKeyDictionary()
+_MENTIONS: weakref.WeakKeyDictionary[ClassInfo, dict] = weakref.WeakKeyDictionary()
 
 
-def _scan_mentions(host: ClassInfo) -> set[str]:
+def _scan_mentions(host: ClassInfo, owners: tuple[str, ...]) -> set[str]:
     names: set[str] = set()
     for klass in host.mro():
         for node in _walk(klass.node.body):
@@ -80,7 +83,7 @@ def _scan_mentions(host: ClassInfo) -> set[str]:
                 owner = (
                     node.value.value if isinstance(node.value, cst.Name) else node.value.attr.value
                 )
-                if owner in ("self", "device_pool"):
+                if owner in owners:
                     names.add(node.attr.value)
     return names
 
@@ -121,7 +124,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
     measured = set().union(*mirrored_by.values())
     mirrored = set(measured)
     for evaluation in group:
-        mirrored |= _host_mentions(evaluation.host)
+        mirrored |= _host_mentions(evaluation.host, tuple(settings.device_pool_params))
     # a declared host layout mirrors chosen buffers only: it never says the rest are missing
     mirrors = [e for e in group if mirrored_by[id(e)] and not is_declared(e)]
     if not mirrors:
@@ -179,3 +182,26 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
             )
         )
     return findings
+
+
+class UnmirroredDeviceBuffer(Check):
+    code, name, summary, explanation = CODE, NAME, SUMMARY, EXPLANATION
+    scope = Scope.DEVICES
+
+    valid = (
+        {
+            "dev.py": EXAMPLE_DEVICE
+            + "        self.k_scale_buffer = [torch.zeros((size, 4), dtype=torch.float32) for _ in range(layer_num)]\n",
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=device_pool.dtype) for _ in range(layer_num)]\n        self.k_scale_buffer = [torch.zeros((size, 4), dtype=torch.float32) for _ in range(layer_num)]\n",
+        },
+    )
+    invalid = (
+        {
+            "dev.py": EXAMPLE_DEVICE
+            + "        self.k_scale_buffer = [torch.zeros((size, 4), dtype=torch.float32) for _ in range(layer_num)]\n",
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=device_pool.dtype) for _ in range(layer_num)]\n",
+        },
+    )
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        return check_device(context.evaluations, context.settings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding
 from auditor.checks.suppressions import Suppression
 from auditor.location import Location
@@ -42,3 +43,24 @@ def findings(unused: list[Suppression], selected: set[str]) -> list[Finding]:
             )
         )
     return result
+
+
+class UnusedSuppression(Check):
+    code, name, summary, explanation = CODE, NAME, SUMMARY, EXPLANATION
+    scope = Scope.SUPPRESSIONS
+
+    valid = (
+        {
+            "dev.py": EXAMPLE_DEVICE,
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=torch.bfloat16) for _ in range(layer_num)]  # layout-audit: ignore[LA001]\n",
+        },
+    )
+    invalid = (
+        {
+            "dev.py": EXAMPLE_DEVICE,
+            "host.py": "import torch\nfrom dev import Dev\n\nclass Host:\n    def __init__(self, device_pool: Dev, size, layer_num):\n        self.k_buffer = [torch.zeros((size, 64), dtype=torch.bfloat16) for _ in range(layer_num)]  # layout-audit: ignore[LA003]\n",
+        },
+    )
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        return findings(context.suppressions.unused(), set(context.selected))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from auditor.engines import post_build_hooks
 from auditor.evaluation.matrix import Dimension, dimensions, explore, parameter_names
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
 from auditor.evaluation.site_run import run_parameters, run_site, runnable
@@ -14,13 +15,14 @@ from auditor.evaluation.size_claims import claimed_size
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
-from auditor.interpret.facades import expose_buffer_properties
 from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
-from auditor.pairing.sites import ConstructionSite
 from auditor.settings import Settings
+
+if TYPE_CHECKING:  # a site is pairing's; evaluating reads its fields
+    from auditor.pairing.sites import ConstructionSite
 
 DEVICE_NAME = "__layout_audit_device_pool__"  # the device pool, inside a site's argument
 
@@ -62,6 +64,12 @@ class Evaluation:
         return [p for p in self.points if p.infeasible is None and p.failure is None]
 
 
+def _after_build(interpreter: Interpreter, pool: Instance) -> None:
+    """Let each engine finish a built pool before it is measured (engines/base.py PostBuild)."""
+    for hook in post_build_hooks():
+        hook(interpreter, pool, looks_like_buffer)
+
+
 class PoolEvaluator:
     """Evaluates pools of one index under one set of settings."""
 
@@ -84,7 +92,7 @@ class PoolEvaluator:
             cls, [], self._arguments(cls, values, device), cls.location
         )
         if isinstance(instance, Instance):
-            expose_buffer_properties(interpreter, instance, looks_like_buffer)
+            _after_build(interpreter, instance)
         return instance
 
     def build_host(
@@ -194,7 +202,7 @@ class PoolEvaluator:
                 if site is not None:
                     host = self._site_host(site, interpreter, full, device, result)
                     if isinstance(host, Instance):
-                        expose_buffer_properties(interpreter, host, looks_like_buffer)
+                        _after_build(interpreter, host)
                     host_builds.append((host, tokens, layers))
                 elif host_cls is not None:
                     host = self.build_host(host_cls, interpreter, full, device)

@@ -15,6 +15,7 @@ import libcst as cst
 
 from auditor.dtypes import dtype_by_name, dtype_name, is_dtype
 from auditor.frontend.index import ClassInfo
+from auditor.interpret.environment import flag_dimension, switch_dimension
 from auditor.settings import Settings
 
 
@@ -46,16 +47,6 @@ def _is_dtype_parameter(param: cst.Param, code: Callable[[cst.CSTNode], str]) ->
         text = code(param.default).strip()
         return text.startswith("torch.") and dtype_by_name(text) is not None
     return False
-
-
-def flag_dimension(probe: str) -> str:
-    """The config dimension of a platform probe: `is_hip()`."""
-    return f"{probe}()"
-
-
-def switch_dimension(variable: str) -> str:
-    """The config dimension of an environment switch: `$SGLANG_USE_HND_KVCACHE`."""
-    return f"${variable}"
 
 
 def runtime_dimension(getter: str, attribute: str) -> str:

@@ -21,10 +21,10 @@ from auditor.frontend.index import FunctionInfo
 from auditor.interpret.control import Infeasible, SiteReached
 from auditor.interpret.machine import Interpreter
 from auditor.interpret.values import ClassRef, ConfigDependency, Instance, Unknown, is_unknown
-from auditor.pairing.sites import ConstructionSite
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a site is pairing's; running it reads its fields
     from auditor.evaluation.evaluate import Evaluation
+    from auditor.pairing.sites import ConstructionSite
 
 
 @dataclass
@@ -50,33 +50,6 @@ def never_built(evaluation: Evaluation) -> bool:
     if not points or evaluation.feasible:
         return False
     return any(p.infeasible is not None and OTHER_CLASS in p.infeasible.reason for p in points)
-
-
-def drop_never_built(evaluated: list, pools) -> tuple[list, list[Unknown]]:
-    """The evaluated pairs without those never built in the matrix (removed from the catalog
-    too), and why each removed one is not a pair."""
-    never = []
-    for pair, evaluation in evaluated:
-        if not never_built(evaluation):
-            continue
-        chosen = sorted(
-            {
-                p.infeasible.reason.split(OTHER_CLASS)[0]
-                for p in evaluation.points
-                if p.infeasible is not None and OTHER_CLASS in p.infeasible.reason
-            }
-        )
-        never.append(
-            Unknown(
-                f"{pair.host.name} <- {pair.device.name} at {pair.site.where()} is never built "
-                f"in the config matrix: {' or '.join(chosen)} at every point the device is built",
-                pair.site.location,
-            )
-        )
-    kept = [(p, e) for p, e in evaluated if not never_built(e)]
-    ids = {id(p) for p, _ in kept}
-    pools.pairs = [p for p in pools.pairs if id(p) in ids]
-    return kept, never
 
 
 def enclosing_function(site: ConstructionSite) -> FunctionInfo | None:

@@ -18,6 +18,9 @@ checked when the interpreter first needs it (an import it resolves), before libc
 audit does not read that file. Searching bytes may take in too much (a word in a comment), never
 too little of what the outlines would find: a class header is `class Name(bases):` however it
 is spelled in between, and an alias must be written in the importing file.
+
+The rounds (`checked_facts`) and the rule the bytes stand in for (`outline_rule`, over CPython's
+outlines) live here too: the pre-filter is this one module.
 """
 
 from __future__ import annotations
@@ -25,7 +28,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from auditor.frontend.parse import Outline
+from auditor.frontend.parse import (
+    ClassOutline,
+    FileError,
+    LateParseError,
+    Outline,
+    ParsedModule,
+    check_facts,
+    outline_from_json,
+)
+from auditor.frontend.workers import check_all
 
 # `class Name(` then the bases up to the header's colon (a literal prefix: fast in `re`)
 _HEADER = re.compile(rb"class[ \t]+\w+[ \t]*\(([^:]*):")
@@ -99,7 +111,7 @@ class BaseNames:
 
 def pool_like_names(outlines: Iterable[Outline], words: set[str]) -> set[bytes]:
     """Names of classes that may be pools or derive from one, by these outlines (the rule of
-    engine.may_define_pools), with the names they are imported as."""
+    outline_rule), with the names they are imported as."""
     names: set[str] = set()
     aliases: list[tuple[str, str]] = []
     pending: list = []
@@ -136,3 +148,110 @@ def derive_by_name(names: set[str], aliases: list[tuple[str, str]], pending: lis
                 still.append((key, cls))
         pending = still
     return joined
+
+
+_CLASS_NAME = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
+
+
+def pool_words(settings) -> set[str]:
+    """The `__init__` parameter names that make a class a possible pool (pairing/catalog.py)."""
+    return (
+        set(settings.layer_params)
+        | set(settings.device_pool_params)
+        | set(settings.buffer_info_params)
+    )
+
+
+def outline_rule(parsed: list[ParsedModule], words: set[str]) -> set[int]:
+    """The modules (by id) that may define a pool class, or hold a suppression comment.
+
+    A device pool's constructor takes a layer-count parameter and a host pool's a device-pool
+    parameter (`words`): a class may be a pool if an `__init__` in its body takes one, or if it
+    derives from such a class. Derivation is followed by name, from each file's outline
+    (CPython's syntax tree, no libcst): a class naming, in its bases, a class already kept or
+    an `import ... as` alias of one is kept too, until nothing changes. Other modules cannot
+    define a pool; they are indexed only if resolving a name needs them.
+    """
+    kept: set[int] = set()
+    names: set[str] = set()  # classes that may be pools, or derive from one
+    aliases: list[tuple[str, str]] = []
+    pending: list[tuple[int, ClassOutline]] = []  # classes not known to be pool-like yet
+    for module in parsed:
+        if not module.checked:  # the pre-filter found nothing that can matter in it
+            continue
+        shape = module.outline
+        if shape is None:  # CPython did not parse it: every class in it may be a pool
+            kept.add(id(module))
+            try:
+                names.update(_CLASS_NAME.findall(module.tree.code))
+            except LateParseError:
+                pass
+            continue
+        if module.may_suppress:
+            kept.add(id(module))
+        aliases.extend(shape.aliases)
+        for cls in shape.classes:
+            if cls.init_params & words:
+                kept.add(id(module))
+                names.add(cls.name)
+            else:
+                pending.append((id(module), cls))
+    kept.update(derive_by_name(names, aliases, pending))
+    return kept
+
+
+def checked_facts(
+    files: list, cached: list[dict | None], jobs: int, words: set[str]
+) -> list[dict | None]:
+    """CPython's check (parse.file_facts) of every readable file that can matter, in rounds
+    (rules 1-3 above), taken from `cached` (earlier runs' facts of the same bytes) or computed
+    in `jobs` worker processes; None for a file that could not be read or that is left to be
+    checked on first need."""
+    facts: list[dict | None] = [None] * len(files)
+    encoded = [w.encode() for w in words]
+    wanted = [
+        i
+        for i, (_, _, data) in enumerate(files)
+        if not isinstance(data, FileError) and may_define_pools(data, encoded)
+    ]
+    base_names = BaseNames()
+    for i, (_, _, data) in enumerate(files):
+        if not isinstance(data, FileError):
+            base_names.every_base |= base_names.bases_of(i, data)
+    shapes, eager_names = [], set()  # of the files checked so far (each round adds)
+    while wanted:
+        _check_files(wanted, files, cached, facts, jobs)
+        for i in wanted:
+            known = facts[i]
+            if "outline" in known:
+                shapes.append(outline_from_json(known["outline"]))
+            elif "eager" in known:  # every class in it may be a pool
+                text = files[i][2].decode("utf-8", "replace")
+                eager_names.update(m.encode() for m in _CLASS_NAME.findall(text))
+        names = pool_like_names(shapes, words) | eager_names
+        wanted = [
+            i
+            for i, (_, _, data) in enumerate(files)
+            if facts[i] is None
+            and not isinstance(data, FileError)
+            and base_names.needs_check(i, data, names)
+        ]
+    return facts
+
+
+def _check_files(
+    wanted: list[int], files: list, cached: list[dict | None], facts: list, jobs: int
+) -> None:
+    """Fill `facts` for the `wanted` files: from `cached` when it holds them, else computed."""
+    missing = []
+    for i in wanted:
+        known = cached[i]
+        if known is not None:
+            try:
+                facts[i] = check_facts(known)
+                continue
+            except ValueError:
+                pass
+        missing.append(i)
+    for i, computed in zip(missing, check_all([files[i][2] for i in missing], jobs)):
+        facts[i] = computed

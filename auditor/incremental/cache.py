@@ -113,8 +113,16 @@ def _secret() -> bytes:
         return fresh
 
 
+CACHE_ROOT_ENV = "LAYOUT_AUDIT_CACHE_ROOT"  # a folder to hold the cache folder instead
+
+
 def cache_root(config_file: str | None) -> Path:
-    """The project root: the config file's folder, else the current directory."""
+    """The cache folder: at the project root (the config file's folder, else the current
+    directory), or in the folder $LAYOUT_AUDIT_CACHE_ROOT names (CI, and the tests, keep
+    caches out of the audited tree that way)."""
+    override = os.environ.get(CACHE_ROOT_ENV)
+    if override:
+        return Path(override) / CACHE_DIR_NAME
     base = Path(config_file).resolve().parent if config_file else Path.cwd()
     return base / CACHE_DIR_NAME
 

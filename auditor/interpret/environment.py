@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from auditor.evaluation.matrix import flag_dimension, switch_dimension
 from auditor.interpret.values import RuntimeObject, Unknown, is_unknown
 
 if TYPE_CHECKING:
@@ -20,6 +19,16 @@ NOT_A_PROBE = object()
 
 # How code reads the environment: os.getenv(name[, default]), os.environ.get(name[, default])
 ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "posix.getenv"})
+
+
+def flag_dimension(probe: str) -> str:
+    """The config dimension of a platform probe: `is_hip()`."""
+    return f"{probe}()"
+
+
+def switch_dimension(variable: str) -> str:
+    """The config dimension of an environment switch: `$USE_HND_KVCACHE`."""
+    return f"${variable}"
 
 
 def probe_answer(point: ConfigPoint, name: str) -> Any:

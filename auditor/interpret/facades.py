@@ -1,8 +1,8 @@
-"""Buffers a pool exposes only through a property: SGLang 0.5.23 keeps the DSA index-K storage
-on a helper object built with a back-reference to the pool (`IndexKeyCache(self, ...)`) and
-exposes it as `@property index_k_with_scale_buffer: return self.index_key_cache.buffer`, which
-is what HiCache copies. Measuring reads attributes, so such properties are read once the pool
-is built and their values recorded as attributes.
+"""Buffers a pool exposes only through a property: a pool may keep a buffer on a helper object
+built with a back-reference to the pool, and expose it as a property of the pool, which is
+what its host mirror copies. Measuring reads attributes, so such properties are read once the
+pool is built and their values recorded as attributes (an engine's post-build step: see
+engines/sglang.py for the idiom that needs it).
 """
 
 from __future__ import annotations

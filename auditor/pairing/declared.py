@@ -1,13 +1,13 @@
 """Host layouts declared in data: a device pool states what its host mirror will hold.
 
-SGLang 0.5.23 does not build every host pool from the device pool's formula: a device pool
-returns `host_pool_decls()`, records such as `HostPoolDecl(device_pool=self,
-storage_info=HostPoolStorageInfo(bytes_per_token_per_layer=..., dtype=...),
-host_pool_builder=DSAIndexerHostPoolBuilder())`, and the builder's host class allocates exactly
-the declared bytes. A declaration is therefore a host layout paired with the device pool it is
-declared for: its bytes per token per layer are compared with the device buffers that the
-builder's host class copies (`self.device_pool.<buffer>`), by every check, like a built host.
-Declarations without `storage_info` (the KV layout root, built by the assembler) are skipped.
+Some engines do not build every host pool from the device pool's formula: a device pool
+returns records (an engine's `HostDeclarations`, engines/base.py) naming itself, a storage
+record of the host layout (bytes per token per layer, dtype) and a builder whose host class
+allocates exactly the declared bytes. A declaration is therefore a host layout paired with the
+device pool it is declared for: its bytes per token per layer are compared with the device
+buffers that the builder's host class copies (`self.<device-pool parameter>.<buffer>`), by
+every check, like a built host. Declarations without a storage record (built another way) are
+skipped.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.dtypes import dtype_name, is_dtype
+from auditor.engines import HostDeclarations, host_declarations
 from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
 from auditor.evaluation.matrix import dimensions
 from auditor.evaluation.measure import BufferFigure, buffers_of
@@ -31,7 +32,6 @@ from auditor.interpret.values import FunctionRef, Instance, Unknown, is_unknown
 from auditor.location import Location
 from auditor.pairing.catalog import Pair
 
-DECLARATIONS_METHOD = "host_pool_decls"
 PROBE_POINTS = 16  # config points tried to find a device pool's declarations
 
 
@@ -71,52 +71,61 @@ _HOST_OF_BUILDER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _COPIED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def builder_host_class(index: ProjectIndex, builder: ClassInfo) -> ClassInfo | Unknown:
-    """The host pool class a declaration's builder constructs in its `build` method."""
-    if builder not in _HOST_OF_BUILDER:
-        _HOST_OF_BUILDER[builder] = _builder_host_class(index, builder)
-    return _HOST_OF_BUILDER[builder]
+def builder_host_class(index: ProjectIndex, builder: ClassInfo, method: str) -> ClassInfo | Unknown:
+    """The host pool class a declaration's builder constructs in its build `method`."""
+    memo = _HOST_OF_BUILDER.setdefault(builder, {})
+    if method not in memo:
+        memo[method] = _builder_host_class(index, builder, method)
+    return memo[method]
 
 
-def _builder_host_class(index: ProjectIndex, builder: ClassInfo) -> ClassInfo | Unknown:
-    build = builder.find_method("build")
+def _builder_host_class(
+    index: ProjectIndex, builder: ClassInfo, method: str
+) -> ClassInfo | Unknown:
+    build = builder.find_method(method)
     if build is None:
-        return Unknown(f"host pool builder {builder.name} has no build method", builder.location)
+        return Unknown(f"host pool builder {builder.name} has no {method} method", builder.location)
     owner = build.owner or builder
     classes = _calls_to_classes(index, owner, build.node)
     if len(classes) != 1:
         return Unknown(
-            f"host pool builder {builder.name}.build constructs "
+            f"host pool builder {builder.name}.{method} constructs "
             + (f"{len(classes)} classes" if classes else "no class of the audited tree"),
             owner.module.parsed.location(build.node.name),
         )
     return classes[0]
 
 
-def copied_device_attributes(host: ClassInfo) -> set[str]:
-    """Names the host class reads off its device pool (`self.device_pool.x`, `device_pool.x`)."""
-    if host not in _COPIED:
-        _COPIED[host] = _copied_device_attributes(host)
-    return _COPIED[host]
+def copied_device_attributes(host: ClassInfo, device_params: tuple[str, ...]) -> set[str]:
+    """Names the host class reads off its device pool (`self.<p>.x`, `<p>.x` for each
+    configured device-pool parameter name `p`)."""
+    memo = _COPIED.setdefault(host, {})
+    if device_params not in memo:
+        memo[device_params] = _copied_device_attributes(host, device_params)
+    return memo[device_params]
 
 
-def _copied_device_attributes(host: ClassInfo) -> set[str]:
+def _copied_device_attributes(host: ClassInfo, device_params: tuple[str, ...]) -> set[str]:
     names: set[str] = set()
     for node in _walk(host.node.body):
         if isinstance(node, cst.Attribute):
             inner = node.value
-            if (isinstance(inner, cst.Name) and inner.value == "device_pool") or (
-                isinstance(inner, cst.Attribute) and inner.attr.value == "device_pool"
+            if (isinstance(inner, cst.Name) and inner.value in device_params) or (
+                isinstance(inner, cst.Attribute) and inner.attr.value in device_params
             ):
                 names.add(node.attr.value)
     return names
 
 
 def declarations(
-    interpreter: Interpreter, device: Instance, index: ProjectIndex
+    interpreter: Interpreter,
+    device: Instance,
+    index: ProjectIndex,
+    spec: HostDeclarations,
+    device_params: tuple[str, ...],
 ) -> list[DeclaredLayout | Unknown]:
     """The host layouts `device` declares, each with the device buffers it covers."""
-    method = interpreter.lookup_attribute(device, DECLARATIONS_METHOD, device.cls.location)
+    method = interpreter.lookup_attribute(device, spec.method, device.cls.location)
     if not isinstance(method, FunctionRef):
         return []
     site = device.cls.location
@@ -124,18 +133,18 @@ def declarations(
     if is_unknown(returned):
         return [returned]
     if not isinstance(returned, (list, tuple)):
-        return [Unknown(f"{DECLARATIONS_METHOD}() returned no sequence", site)]
+        return [Unknown(f"{spec.method}() returned no sequence", site)]
     held = buffers_of(device)
     found: list[DeclaredLayout | Unknown] = []
     for declaration in returned:
         if not isinstance(declaration, Instance):
             found.append(Unknown(f"a host pool declaration of {device.cls.name} is unknown", site))
             continue
-        storage = declaration.attrs.get("storage_info")
+        storage = declaration.attrs.get(spec.storage_field)
         if storage is None:  # a layout root: its host pool is built from the device pool
             continue
-        declared_at = declaration.set_sites.get("storage_info")
-        if declaration.attrs.get("device_pool") is not device:
+        declared_at = declaration.set_sites.get(spec.storage_field)
+        if declaration.attrs.get(spec.device_field) is not device:
             found.append(
                 Unknown(
                     "host pool declared for another pool object (a sub-pool) is not followed",
@@ -143,29 +152,30 @@ def declarations(
                 )
             )
             continue
-        builder = declaration.attrs.get("host_pool_builder")
+        builder = declaration.attrs.get(spec.builder_field)
         if not isinstance(storage, Instance) or not isinstance(builder, Instance):
             found.append(
                 Unknown("host pool declaration without a known builder", declared_at or site)
             )
             continue
-        host = builder_host_class(index, builder.cls)
+        host = builder_host_class(index, builder.cls, spec.builder_method)
         if is_unknown(host):
             found.append(host)
             continue
-        covered = tuple(sorted(n for n in copied_device_attributes(host) if n in held))
+        copied = copied_device_attributes(host, device_params)
+        covered = tuple(sorted(n for n in copied if n in held))
         if not covered:
             found.append(
                 Unknown(f"{host.name} copies no buffer of {device.cls.name}", host.location)
             )
             continue
-        name = "bytes_per_token_per_layer"
+        name = spec.size_field
         found.append(
             DeclaredLayout(
                 host=host,
                 buffers=covered,
                 bytes_per_token_per_layer=storage.attrs.get(name),
-                dtype=storage.attrs.get("dtype"),
+                dtype=storage.attrs.get(spec.dtype_field),
                 location=storage.set_sites.get(name) or declared_at or site,
                 text=field_text(storage, name),
                 declared_at=declared_at,
@@ -253,7 +263,13 @@ class DeclaredHostEvaluator(PoolEvaluator):
     class (the host class itself is not built: the declaration is its layout)."""
 
     def build_host(self, host_cls, interpreter, values, device):
-        return declarations(interpreter, device, self.index)
+        return [
+            layout
+            for spec in host_declarations()
+            for layout in declarations(
+                interpreter, device, self.index, spec, tuple(self.settings.device_pool_params)
+            )
+        ]
 
     def measure_host(self, builds, host_cls):
         return declared_figures(builds, host_cls)
@@ -276,10 +292,10 @@ class DeclaredHostEvaluator(PoolEvaluator):
         first config points where it can be built."""
         pairs: list[Pair] = []
         unresolved: list[Unknown] = []
-        for device in devices:
-            if device.find_method(DECLARATIONS_METHOD) is None:
+        for device, spec in itertools.product(devices, host_declarations()):
+            if device.find_method(spec.method) is None:
                 continue
-            layouts = self._probe(device)
+            layouts = self._probe(device, spec)
             for layout in layouts:
                 if is_unknown(layout):
                     unresolved.append(
@@ -296,13 +312,13 @@ class DeclaredHostEvaluator(PoolEvaluator):
                         Pair(
                             layout.host,
                             device,
-                            f"declared by {device.name}.{DECLARATIONS_METHOD}() "
+                            f"declared by {device.name}.{spec.method}() "
                             f"at {where.path}:{where.line}",
                         )
                     )
         return pairs, unresolved
 
-    def _probe(self, device: ClassInfo) -> list[DeclaredLayout | Unknown]:
+    def _probe(self, device: ClassInfo, spec: HostDeclarations) -> list[DeclaredLayout | Unknown]:
         settings = self.settings
         dims = dimensions([device], settings)
         combos = itertools.product(*(dim.values for dim in dims.values()))
@@ -313,7 +329,8 @@ class DeclaredHostEvaluator(PoolEvaluator):
             interpreter = Interpreter(self.index, ConfigPoint(values), self.limits)
             try:
                 built = self._build(device, interpreter, values)
-                return declarations(interpreter, built, self.index)
+                params = tuple(settings.device_pool_params)
+                return declarations(interpreter, built, self.index, spec, params)
             except (Infeasible, BudgetExceeded, RecursionError):
                 continue
         return []

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from auditor.evaluation.site_run import OTHER_CLASS, never_built
 from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo, dotted
 from auditor.frontend.scope import FunctionScope, LocalNames
+from auditor.interpret.values import Unknown
 from auditor.pairing.guards import FunctionWalk
 
 
@@ -94,3 +96,30 @@ def factories_in(module: ModuleInfo, names: set[str]) -> set[str]:
                 if name is not None and name.rsplit(".", 1)[-1] in names:
                     found.add(statement.name.value)
     return found
+
+
+def drop_never_built(evaluated: list, pools) -> tuple[list, list[Unknown]]:
+    """The evaluated pairs without those never built in the matrix (removed from the catalog
+    too), and why each removed one is not a pair."""
+    never = []
+    for pair, evaluation in evaluated:
+        if not never_built(evaluation):
+            continue
+        chosen = sorted(
+            {
+                p.infeasible.reason.split(OTHER_CLASS)[0]
+                for p in evaluation.points
+                if p.infeasible is not None and OTHER_CLASS in p.infeasible.reason
+            }
+        )
+        never.append(
+            Unknown(
+                f"{pair.host.name} <- {pair.device.name} at {pair.site.where()} is never built "
+                f"in the config matrix: {' or '.join(chosen)} at every point the device is built",
+                pair.site.location,
+            )
+        )
+    kept = [(p, e) for p, e in evaluated if not never_built(e)]
+    ids = {id(p) for p, _ in kept}
+    pools.pairs = [p for p in pools.pairs if id(p) in ids]
+    return kept, never

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TextIO
 
-from auditor.checks import CHECKS
+from auditor.checks import checks
 from auditor.pipeline import AuditResult
 
 ANNOTATION_LIMIT = 10  # error annotations GitHub shows per step
@@ -80,7 +80,7 @@ def items(result: AuditResult, root: str | os.PathLike[str] | None = None) -> li
         for error in result.errors
     ]
     for finding in result.findings:
-        check = CHECKS.get(finding.code)
+        check = checks().get(finding.code)
         lines = [finding.message]
         if finding.device is not None:
             device = finding.device.location
@@ -94,7 +94,7 @@ def items(result: AuditResult, root: str | os.PathLike[str] | None = None) -> li
         listed.append(
             Item(
                 finding.code,
-                check.SUMMARY if check is not None else "",
+                check.summary if check is not None else "",
                 _shown_path(location.path, root),
                 location.line,
                 location.column,

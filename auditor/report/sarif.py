@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from auditor import __version__
-from auditor.checks import CHECKS
+from auditor.checks import checks
 from auditor.checks.findings import Finding
 from auditor.location import Location
 from auditor.pipeline import AuditResult
@@ -75,8 +75,8 @@ def _rule(code: str, name: str, summary: str, explanation: str) -> dict[str, Any
 def rules() -> list[dict[str, Any]]:
     """Every check, then E902: the same rules whatever this run found."""
     listed = [
-        _rule(code, check.NAME, check.SUMMARY, check.EXPLANATION)
-        for code, check in sorted(CHECKS.items())
+        _rule(code, check.name, check.summary, check.explanation)
+        for code, check in checks().items()
     ]
     listed.append(
         _rule(FILE_ERROR_CODE, FILE_ERROR_NAME, FILE_ERROR_SUMMARY, FILE_ERROR_EXPLANATION)
