@@ -34,6 +34,7 @@ from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.pairing.catalog import Pair, PoolCatalog, catalog, evaluate_pairs
 from auditor.pairing.declared import DeclaredHostEvaluator
+from auditor.pairing.factories import drop_never_built
 from auditor.progress import COUNTERS
 from auditor.result import AuditResult, Unresolved
 from auditor.settings import Settings
@@ -139,6 +140,8 @@ def evaluate_all(
     """Every pair evaluated: the catalog's, then the pairs device pools declare in data (found
     by building each device pool, so after the others; they have their own evaluator)."""
     evaluated = evaluate_pairs(pools, evaluator)
+    evaluated, never = drop_never_built(evaluated, pools)
+    pools.unresolved.extend(never)  # a factory chose another class wherever it could be built
     declared_pairs, declared_unknowns = declared.declared_pairs(pools.devices)
     pools.add_declared(declared_pairs)
     evaluated += [

@@ -195,9 +195,11 @@ def test_a_record_no_device_builds_is_unresolved(tmp_path):
     assert any("no device pool builds a InfoC record" in r for r in reasons)
 
 
-def test_a_host_that_may_reject_the_device_on_an_undecided_path_is_not_compared(tmp_path):
-    """The host raises for records it cannot mirror, in a loop the interpreter cannot follow:
-    the pair's figures are not trusted (unresolved with the reason), not reported as LA001."""
+def test_a_refusal_decided_by_the_record_stays_a_refusal_the_rest_is_assumed(tmp_path):
+    """The host raises for records it cannot mirror, in a loop over `(buffer_info, *drafts)`
+    whose drafts come from the caller: the target record is still checked (DevA2's 128-byte
+    rows are refused: no point, no LA001), and where only the drafts are unknown the pair is
+    compared, saying the constructor was assumed to accept."""
     result = run(
         tmp_path,
         {
@@ -212,7 +214,7 @@ def test_a_host_that_may_reject_the_device_on_an_undecided_path_is_not_compared(
                                 raise ValueError("only 64-byte rows")
                         self.layer_num = len(buffer_info.buffers)
                         self.kv_buffer = torch.zeros(
-                            (self.layer_num, device_capacity_tokens, 64), dtype=torch.uint8
+                            (self.layer_num, device_capacity_tokens, 32), dtype=torch.uint8
                         )
 
                 def build(kv_pool, drafts):
@@ -223,9 +225,16 @@ def test_a_host_that_may_reject_the_device_on_an_undecided_path_is_not_compared(
         },
     )
     assert ("StrictHost", "DevA2") in pairs(result)
-    assert la001(result) == []
-    reasons = [u.unknown.reason for u in result.unresolved if "StrictHost" in u.subject]
-    assert any("may raise on a path that could not be decided" in r for r in reasons), reasons
+    strict = {
+        e.device.name: e for e in result.evaluations if e.host and e.host.name == "StrictHost"
+    }
+    assert strict["DevA2"].feasible == []
+    assert "only 64-byte rows" in strict["DevA2"].points[0].infeasible.reason
+    # DevA: compared (32 vs 64 disagree), and the finding says what was assumed
+    [finding] = [f for f in result.findings if f.code == "LA001"]
+    assert (finding.device.class_name, finding.host.bytes_per_token, 64) == ("DevA", 32, 64)
+    assert "StrictHost() assumed to accept" in finding.message
+    assert "drafts" in finding.message
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,8 @@ def _row(**overrides) -> dict:
         "device_pools": 2,
         "host_pools": 1,
         "pairs": 1,
+        "pairs_compared": 0,
+        "pairs_not_compared": ["Host <- Pool (call site a.py:3): no feasible config point: x"],
         "buffers": 4,
         "resolved": 3,
         "mem_cache_buffers": 3,
@@ -61,8 +63,10 @@ def _row(**overrides) -> dict:
 def test_the_table_shows_rates_pools_built_at_no_point_and_every_unresolved_buffer():
     text = _runner().table([_row()])
     assert (
-        "| 9.9 | 10 | 2 / 1 | 1 | 3/4 (75%) | 3/3 (100%) | 1 | LA001: 1 | 1.5 s | 100 MB |" in text
+        "| 9.9 | 10 | 2 / 1 | 1 | 0/1 (0%) | 3/4 (75%) | 3/3 (100%) | 1 | LA001: 1 | 1.5 s "
+        "| 100 MB |" in text
     )
+    assert "pair not compared: Host <- Pool (call site a.py:3): no feasible config point" in text
     assert "unresolved mem_cache buffer: Pool.k_buffer: missing argument 'x'" in text
     assert "mem_cache pool built at no config point: Other: raises ValueError('no')" in text
     assert "finding: `a.py:1:1: LA001" in text

@@ -182,6 +182,24 @@ CASES = [
         points_evaluated=8,
         points_showing=2,
     ),
+    Expected(
+        fixture="assembly_kwargs",  # run through build_kv_host_pool: dicts, helper, factory
+        host_class="MLATokenToKVPoolHost",
+        host_buffer="kv_buffer",
+        device_class="MLATokenToKVPool",
+        device_buffer="kv_buffer",
+        host_bytes=576,
+        device_bytes=656,
+        where="dtype in {float8_e4m3fn, float8_e5m2}, kv_cache_dim=656",
+        first_config={"dtype": "float8_e4m3fn", "page_size": 1, "kv_cache_dim": 656},
+        shows=lambda config: config["kv_cache_dim"] == 656 and config["dtype"].startswith("float8"),
+        figures=_same(576, 656),
+        points_evaluated=16,
+        points_showing=4,
+        host_file="memory_pool_host.py",
+        at_site="sglang/srt/mem_cache/host_assembly.py",
+        argument="override_kv_cache_dim",
+    ),
 ]
 IDS = [case.fixture for case in CASES]
 # fixture pairs of the other checks, tested in tests/test_checks_la002_la003.py
@@ -321,6 +339,7 @@ def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
     trees = sorted({Path(f["path"]).parts[1] for f in findings})
     # mha_v_head_dim needs its own pyproject (head_dim = 192) to show; --isolated hides it
     assert trees == [
+        "assembly_kwargs_buggy",
         "buffer_info_buggy",
         "dsa_declared_buggy",
         "factory_dict_buggy",

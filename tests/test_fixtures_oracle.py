@@ -28,6 +28,7 @@ import torch
 
 from auditor.evaluation.evaluate import Evaluation, PointResult
 from auditor.evaluation.measure import looks_like_buffer
+from auditor.evaluation.site_run import runnable
 from auditor.pipeline import AuditResult, audit
 from auditor.settings import Settings, find_config, load_settings
 
@@ -216,6 +217,10 @@ def build_point(
         device_builds.append((device, tokens, layers))
         if host_cls is not None and declared_host(evaluation):
             host_builds.append((build_declared_host(device, host_cls), tokens, layers))
+        elif host_cls is not None and _run_site(evaluation):
+            host_builds.append(
+                (run_site_for_real(evaluation, point, device, host_cls), tokens, layers)
+            )
         elif host_cls is not None and evaluation.site is not None:
             kwargs = site_kwargs(evaluation, point, device)
             parameters = inspect.signature(host_cls.__init__).parameters
@@ -230,6 +235,53 @@ def build_point(
             kwargs[device_param] = device
             host_builds.append((host_cls(**kwargs), tokens, layers))
     return device_builds, host_builds
+
+
+def _run_site(evaluation: Evaluation) -> bool:
+    """Sites the auditor ran through their function, when the fixture's function can be called
+    with the config point's values and the device alone (no other required parameter)."""
+    site = evaluation.site
+    if site is None or not runnable(site):
+        return False
+    function = getattr(importlib.import_module(site.module.name), site.function.rsplit(".", 1)[-1])
+    required = [
+        name
+        for name, parameter in inspect.signature(function).parameters.items()
+        if parameter.default is inspect.Parameter.empty and name != site.device_text
+    ]
+    return all(name in evaluation.points[0].values for name in required)
+
+
+def run_site_for_real(evaluation: Evaluation, point: PointResult, device: Any, host_cls: type):
+    """Call the function holding the construction site for real (the auditor ran it in its
+    interpreter, site_run.py), with the device pool as its pool parameter and the config
+    point's values for the others, and keep the host it builds (on the meta device)."""
+    site = evaluation.site
+    function = getattr(importlib.import_module(site.module.name), site.function.rsplit(".", 1)[-1])
+    parameters = inspect.signature(function).parameters
+    kwargs = {name: point.values[name] for name in parameters if name in point.values}
+    kwargs[site.device_text] = device
+    built: list[Any] = []
+    original = host_cls.__init__
+
+    def init(self, *args, **kw):
+        if "device" in inspect.signature(original).parameters:
+            kw["device"] = "meta"
+        original(self, *args, **kw)
+        built.append(self)
+
+    own = "__init__" in vars(host_cls)
+    host_cls.__init__ = init
+    try:
+        function(**kwargs)
+    finally:
+        if own:
+            host_cls.__init__ = original
+        else:
+            del host_cls.__init__
+    hosts = [h for h in built if type(h) is host_cls]
+    assert len(hosts) <= 1
+    return hosts[0] if hosts else None
 
 
 def declared_host(evaluation: Evaluation) -> bool:
@@ -285,6 +337,16 @@ def oracle(
                 allow_meta_allocations(load_class(evaluation.host), monkeypatch)
             assert evaluation.points and not evaluation.truncated
             for point in evaluation.points:
+                if point.infeasible is not None and _run_site(evaluation):
+                    # the function holding the call builds another host class here, for real
+                    device = load_class(evaluation.device)
+                    kwargs = constructor_kwargs(device, point.values, settings)
+                    parameters = inspect.signature(device.__init__).parameters
+                    kwargs.update({n: 16 for n in settings.token_params if n in parameters})
+                    kwargs.update({n: 2 for n in settings.layer_params if n in parameters})
+                    host_cls = load_class(evaluation.host)
+                    assert run_site_for_real(evaluation, point, device(**kwargs), host_cls) is None
+                    continue
                 assert point.failure is None and point.infeasible is None, point
                 device_builds, host_builds = build_point(evaluation, point, settings)
                 sides = [("device", device_builds, point.device)]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
-from auditor.evaluation.evaluate import Evaluation, PointResult
+from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text
 from auditor.evaluation.matrix import describe_value, json_value
 from auditor.evaluation.measure import BufferFigure
 from auditor.settings import Settings
@@ -119,6 +119,8 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             device_figure = device_counterpart(name, point.device, settings)
             if device_figure is None or not host_figure.resolved or not device_figure.resolved:
                 continue
+            if not device_figure.bytes_per_token_per_layer and not device_figure.bytes_per_token:
+                continue  # a placeholder holding nothing per token: no copy can truncate it
             if not host_figure.same_size(device_figure):
                 disagreements.setdefault(name, []).append((point, host_figure, device_figure))
     findings = []
@@ -145,6 +147,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             f"at {where} ({len(cases)} of {len(feasible)} config points)"
             + ("; figures differ between points" if varies else "")
             + (f"; holds for any {', '.join(evaluation.free)}" if evaluation.free else "")
+            + assumed_text([p for p, _, _ in cases])
         )
         findings.append(
             Finding(
@@ -260,7 +263,12 @@ def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
             continue
         if not _agrees(other, finding.host.buffer, configs, settings):
             continue
-        differing = _argument_difference(site, other_pair.site)
+        passed_here, passed_there = _passed(evaluation), _passed(other)
+        if passed_here is not None and passed_there is not None:  # both run to their calls
+            differing = _passed_difference(passed_here, passed_there)
+            differing = differing or _argument_difference(site, other_pair.site)
+        else:
+            differing = _argument_difference(site, other_pair.site)
         if not differing:
             continue
         message = (
@@ -269,6 +277,20 @@ def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
         )
         return dataclasses.replace(located, location=site.location, message=message)
     return located
+
+
+def _passed(evaluation: Evaluation) -> frozenset[str] | None:
+    """Host parameters the code passed at its call, as the run of its function computed them
+    (site_run.py), at the first feasible point; None when the site was read as written."""
+    for point in evaluation.feasible:
+        if point.passed is not None:
+            return frozenset(point.passed)
+    return None
+
+
+def _passed_difference(here: frozenset[str], there: frozenset[str]) -> list[str]:
+    found = [f"{name} is not passed here (its default applies)" for name in sorted(there - here)]
+    return found + [f"{name} is passed here only" for name in sorted(here - there)]
 
 
 def _point_value(evaluation: Evaluation, name: str, shown: Any) -> Any:

@@ -8,7 +8,7 @@ from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
-from auditor.evaluation.evaluate import Evaluation, PointResult
+from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text
 from auditor.evaluation.matrix import json_value
 from auditor.evaluation.measure import BufferFigure
 from auditor.pairing.catalog import Pair
@@ -100,6 +100,8 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
         held = _total(devices)
         if held is None or claimed == held or claimed == _total(hosts):
             continue
+        if held == (0, 0):  # the device keeps nothing per token (a placeholder pool)
+            continue
         cases.append((point, claim, devices, claimed, held))
     if not cases:
         return []
@@ -121,6 +123,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
         f"mirrors hold {_text(held)}: host {host_class}.{claim.name}: {claim.arithmetic}; "
         f"device {device_class}: {device_sum} = {held[0]} B/token/layer; "
         f"at {where} ({len(cases)} of {len(feasible)} config points)"
+        f"{assumed_text([p for p, *_ in cases])}"
     )
     return [
         Finding(

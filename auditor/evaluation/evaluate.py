@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor.engines import post_build_hooks
-from auditor.evaluation.matrix import dimensions, explore, parameter_names
+from auditor.evaluation.matrix import Dimension, dimensions, explore, parameter_names
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
 from auditor.evaluation.roles import RoleBook
+from auditor.evaluation.site_run import run_parameters, run_site, runnable
 from auditor.evaluation.size_claims import claimed_size
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
@@ -28,6 +29,10 @@ if TYPE_CHECKING:  # a site is pairing's; evaluating reads its fields
 DEVICE_NAME = "__layout_audit_device_pool__"  # the device pool, inside a site's argument
 
 
+class NotCompared(Exception):  # noqa: N818 - a signal
+    """The host cannot be built at this point as the site builds it (its record is unknown)."""
+
+
 @dataclass
 class PointResult:
     """What one config point gave: figures per side, or why the point was skipped."""
@@ -38,6 +43,11 @@ class PointResult:
     infeasible: Infeasible | None = None
     failure: Unknown | None = None
     host_claim: BufferFigure | None = None  # the host's own size per token (size_claims.py)
+    # what the comparison at this point takes for granted: undecided tests taken toward the
+    # construction site, a constructor assumed to accept (an undecided `raise`)
+    assumed: list[str] = field(default_factory=list)
+    # the host parameters the code passed, when the site was run to its call (site_run.py)
+    passed: list[str] | None = None
 
 
 @dataclass
@@ -155,6 +165,30 @@ class PoolEvaluator:
                 )
         return kwargs
 
+    def _site_host(
+        self,
+        site: ConstructionSite,
+        interpreter: Interpreter,
+        values: dict,
+        device: Instance,
+        result: PointResult,
+    ) -> Any:
+        """The host as the site builds it: through the function holding the call when it can
+        be run to it (site_run.py), else from the call's arguments as written."""
+        if runnable(site):
+            run = run_site(site, interpreter, values, device)
+            if run.missed is None:
+                result.passed = sorted(run.passed)
+                for branch in run.branches:
+                    if branch not in result.assumed:
+                        result.assumed.append(branch)
+                return run.host
+        arguments = self._site_arguments(site, interpreter, values, device)
+        record = arguments.get(site.device_parameter) if site.via_record else None
+        if is_unknown(record):  # what the host would be built from is not known: no host
+            raise NotCompared(f"the record passed at {site.where()} is not known: {record.reason}")
+        return interpreter.instantiate(site.host, [], arguments, site.location)
+
     def run_point(
         self,
         device_cls: ClassInfo,
@@ -186,7 +220,6 @@ class PoolEvaluator:
         reads: set[str] = set()
         result = PointResult(values)
         t3 = t2 + (t2 - t1)  # a fifth build checks that bytes really are linear in tokens
-        refused: Unknown | None = None
         for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
             full = dict(values)
             full.update({name: tokens for name in token_names})
@@ -197,22 +230,23 @@ class PoolEvaluator:
                 device = self._build(device_cls, interpreter, full)
                 device_builds.append((device, tokens, layers))
                 if site is not None:
-                    arguments = self._site_arguments(site, interpreter, full, device)
-                    host = interpreter.instantiate(site.host, [], arguments, site.location)
+                    host = self._site_host(site, interpreter, full, device, result)
                     if isinstance(host, Instance):
                         _after_build(interpreter, host)
                     host_builds.append((host, tokens, layers))
                 elif host_cls is not None:
                     host = self.build_host(host_cls, interpreter, full, device)
                     host_builds.append((host, tokens, layers))
-                # a host built from a record validates the record: it may refuse this one
-                via_record = site is not None and site.via_record
-                if host_cls is not None and via_record and refused is None:
-                    refused = _may_reject(host)  # the code may refuse this pair here
+                if host_cls is not None:  # an undecided `raise`: compared, and said so
+                    for why in undecided_raises(host):
+                        if why not in result.assumed:
+                            result.assumed.append(why)
             except Infeasible as signal:
                 result.infeasible = signal
             except BudgetExceeded as signal:
                 result.failure = Unknown(signal.reason, signal.location)
+            except NotCompared as signal:
+                result.failure = Unknown(str(signal), site.location if site else None)
             except RecursionError:
                 result.failure = Unknown("audited code nests too deeply", device_cls.location)
             reads |= point.reads
@@ -225,9 +259,6 @@ class PoolEvaluator:
             roles.layers(device_cls),
             roles.block(device_cls),
         )
-        if refused is not None:  # the device's figures stand; the host's are not compared
-            result.failure = refused
-            return result, reads
         if host_cls is not None:
             result.host = self.measure_host(host_builds, host_cls)
             result.host_claim = claimed_size(host_builds, host_cls, roles.layers(host_cls))
@@ -245,6 +276,9 @@ class PoolEvaluator:
             taken = site_config_parameters(site, self.index)
             device_dims = dimensions([device_cls], self.settings, self.roles)
             dims = {n: d for n, d in dims.items() if n in device_dims or n in taken}
+            for name in run_parameters(site):  # the function run for the site takes these
+                if name in self.settings.matrix and name not in dims:
+                    dims[name] = Dimension(name, tuple(self.settings.matrix[name]))
         results: list[PointResult] = []
         read: set[str] = set()
 
@@ -321,21 +355,34 @@ def settle_free(
 OUTSIDE = "(outside the audited tree)"  # how the interpreter words a call it cannot follow
 
 
-def _may_reject(host: Any) -> Unknown | None:
-    """Why a host built from a record may raise at this point on a path the interpreter could
-    not decide, or None (hosts taking the device pool itself keep the old rule: an undecided
-    raise is passed over; making it unresolved hides pairs such as 0.5.23's K-only host, whose
-    checks are on other arguments). A raise decided by the machine the code runs on (`psutil`, environment
-    variables: a call outside the audited tree, such as the host-memory check every HiCache
-    host makes) is not a refusal of the pair and is passed over, as before; one undecided for
-    another reason (a loop over a `**kwargs` value that is not followed) may be the code
-    rejecting this device's record (0.5.23's MLA host raises for FP4 scales)."""
+def undecided_raises(host: Any) -> list[str]:
+    """The `raise` statements of a host's constructor that the interpreter could not decide
+    at this point, for a reason inside the audited code (a pointer table, a capacity, an
+    argument from the caller's variables). The pair is compared anyway, with the constructor
+    assumed to accept, and every report says so: a raise decided by config values makes the
+    point infeasible instead (0.5.23's MLA host refusing FP4 records), and one decided by the
+    machine the code runs on (a call outside the audited tree, such as the host-memory check
+    every HiCache host makes) is no statement about the layout and is passed over."""
     if not isinstance(host, Instance):
-        return None
-    for why in host.may_raise:
-        if OUTSIDE not in why.reason:
-            return Unknown(f"host {host.cls.name}: {why.reason}", why.location)
-    return None
+        return []
+    return [
+        f"{host.cls.name}() assumed to accept: {_where(why)}{why.reason}"
+        for why in host.may_raise
+        if OUTSIDE not in why.reason
+    ]
+
+
+def assumed_text(points: list[PointResult]) -> str:
+    """What a finding's comparison took for granted at its points ("" when nothing)."""
+    seen: list[str] = []
+    for point in points:
+        seen.extend(a for a in point.assumed if a not in seen)
+    return f"; assumed: {'; '.join(seen)}" if seen else ""
+
+
+def _where(unknown: Unknown) -> str:
+    location = unknown.location
+    return f"{location.path}:{location.line}: " if location is not None else ""
 
 
 class _DeviceSubstitution(cst.CSTTransformer):

@@ -55,7 +55,7 @@ class BufferFigure:
 def tensors_of(value: Any) -> list[Tensor] | Unknown | None:
     """The tensors an attribute holds (a tensor, or a per-layer list of them), else None."""
     if isinstance(value, Tensor):
-        return [value]
+        return None if value.metadata else [value]
     if isinstance(value, (list, tuple)) and value:
         found: list[Tensor] = []
         for item in value:

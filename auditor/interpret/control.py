@@ -36,3 +36,13 @@ class BreakSignal(Exception):  # noqa: N818
 
 class ContinueSignal(Exception):  # noqa: N818
     pass
+
+
+class SiteReached(BaseException):  # noqa: N818 - a signal no handler of the interpreter catches
+    """A run of the function holding a construction site arrived at its call (site_run.py):
+    the callee and the arguments the code computed for it."""
+
+    def __init__(self, func: Any, args: list, kwargs: dict, sources: dict, opened=None) -> None:
+        super().__init__("site reached")
+        self.func, self.args, self.kwargs, self.sources = func, args, kwargs, sources
+        self.opened = opened  # an unknown `**x` / `*x`: any other parameter may be passed

@@ -10,6 +10,7 @@ import libcst as cst
 
 from auditor import dtypes
 from auditor.interpret import environment, library
+from auditor.interpret.control import SiteReached
 from auditor.interpret.scopes import Frame
 from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
@@ -19,6 +20,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     Lambda,
+    PartialSequence,
     SuperProxy,
     Tensor,
     Unknown,
@@ -173,6 +175,7 @@ def tensor_view(interp: Interpreter, tensor: Tensor, keys: list, location) -> An
         location,
         trace=tuple(interp.call_sites),
         view_of=tensor.view_of if tensor.view_of is not None else tensor.ident,
+        device=tensor.device,
     )
 
 
@@ -258,6 +261,9 @@ def _elements(interp: Interpreter, elements, frame: Frame) -> list | Unknown:
     for element in elements:
         value = interp.eval(element.value, frame)
         if isinstance(element, cst.StarredElement):
+            if is_unknown(value) and values:  # `(info, *drafts)`: the head is still known
+                known = values + list(getattr(value, "known", ()))
+                return PartialSequence(value.reason, value.location, tuple(known))
             if not isinstance(value, (list, tuple)):
                 return value if is_unknown(value) else Unknown("starred value not modelled", None)
             values.extend(value)
@@ -434,8 +440,12 @@ def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
     kwargs: dict = {}
     sources: dict = {}
     positional_nodes: list = []
+    opened: Unknown | None = None  # at a site being run: `**x` / `*x` of an unknown value
     for arg in node.args:
         value = interp.eval(arg.value, frame)
+        if arg.star and is_unknown(value) and node is interp.site_call:
+            opened = value
+            continue
         if arg.star == "*":
             if not isinstance(value, (list, tuple)):
                 return (
@@ -459,6 +469,8 @@ def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
             sources[len(args)] = (arg.value, frame)
             positional_nodes.append(arg.value)
             args.append(value)
+    if node is interp.site_call:  # site_run.py: the host is built there, not here
+        raise SiteReached(func, args, kwargs, sources, opened)
     arg_texts: tuple = ()
     if isinstance(func, ExternalRef) and func.name in library.ALLOCATORS and positional_nodes:
         if len(positional_nodes) == 1 or func.name in ("torch.full", "torch.empty_strided"):

@@ -22,6 +22,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     Lambda,
+    PartialSequence,
     Tensor,
     Unknown,
     UnknownAllocation,
@@ -166,6 +167,7 @@ def _allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor |
         ctx.location,
         dims_text=tuple(ctx.arg_texts),
         trace=tuple(ctx.interpreter.call_sites),
+        device=kwargs.get("device"),
     )
 
 
@@ -187,6 +189,30 @@ def _frombuffer(args: list, kwargs: dict, ctx: CallContext):
         count * dtypes.itemsize(dtype),
         ctx.location,
         trace=tuple(ctx.interpreter.call_sites),
+    )
+
+
+def _tensor_from_data(args: list, kwargs: dict, ctx: CallContext):
+    """`torch.tensor([...], dtype=d, device=x)`: a small table built from data (pointer and
+    stride tables): its shape, dtype and device are known, its values need not be. Never a
+    buffer of the pool (measure.py leaves tables out)."""
+    data = args[0] if args else kwargs.get("data")
+    dtype = kwargs.get("dtype")
+    if is_unknown(data) or is_unknown(dtype):
+        return data if is_unknown(data) else dtype
+    if not isinstance(data, (list, tuple)) or any(isinstance(v, (list, tuple)) for v in data):
+        return ctx.unknown("torch.tensor() of data other than a flat sequence is not modelled")
+    if not dtypes.is_dtype(dtype):
+        return ctx.unknown("torch.tensor() without a torch dtype is not modelled")
+    device = kwargs.get("device", "cpu")
+    return Tensor(
+        (len(data),),
+        dtype,
+        len(data) * dtypes.itemsize(dtype),
+        ctx.location,
+        trace=tuple(ctx.interpreter.call_sites),
+        device=device,
+        metadata=True,
     )
 
 
@@ -386,11 +412,23 @@ def _zip(args: list, kwargs: dict, ctx: CallContext):
 
 def _enumerate(args: list, kwargs: dict, ctx: CallContext):
     start = kwargs.get("start", args[1] if len(args) > 1 else 0)
+    if args and isinstance(args[0], PartialSequence) and isinstance(start, int):
+        known = tuple(enumerate(args[0].known, start))
+        return PartialSequence(args[0].reason, args[0].location, known)
     if not args or is_unknown(args[0]) or is_unknown(start):
         return args[0] if args and is_unknown(args[0]) else ctx.unknown("enumerate() not modelled")
     if not isinstance(args[0], (list, tuple, str)) or not isinstance(start, int):
         return ctx.unknown("enumerate() of a value the interpreter does not model")
     return list(enumerate(args[0], start))
+
+
+def _next(args: list, kwargs: dict, ctx: CallContext):
+    """`next(iter)` over a known sequence (a generator expression is one): its first item."""
+    if not args or not isinstance(args[0], (list, tuple)):
+        return args[0] if args and is_unknown(args[0]) else ctx.unknown("next() not modelled")
+    if args[0]:
+        return args[0][0]
+    return args[1] if len(args) > 1 else ctx.unknown("next() of an empty sequence raises")
 
 
 def _any_all(which: Callable) -> Callable:
@@ -506,6 +544,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.len": _len,
     "builtins.zip": _zip,
     "builtins.enumerate": _enumerate,
+    "builtins.next": _next,
     "builtins.any": _any_all(any),
     "builtins.all": _any_all(all),
     "builtins.range": _range,
@@ -529,6 +568,7 @@ FUNCTIONS: dict[str, Callable] = {
     "triton.cdiv": _cdiv,
     "torch.Size": _to_tuple,
     "torch.device": _identity_first,
+    "torch.tensor": _tensor_from_data,
     "torch.finfo": _finfo("finfo"),
     "torch.iinfo": _finfo("iinfo"),
     "torch._utils._element_size": _element_size,
@@ -598,7 +638,11 @@ def value_attribute(value: Any, name: str, location: Location):
             return value.shape
         if name == "nbytes":
             return value.nbytes
+        if name == "device" and value.device is not None:
+            return value.device
         return BoundBuiltin(value, name)
+    if isinstance(value, str) and name == "type":  # torch.device is modelled as its text
+        return value.split(":", 1)[0]
     if isinstance(value, Record):
         if name in value.fields:
             return value.fields[name]

@@ -86,6 +86,12 @@ class Interpreter(Namespaces, Statements, Operators):
     """Evaluates audited code for one build at one config point. Caches are per point: builds
     of the same point may share their `ModuleState`."""
 
+    # set while site_run.py runs the function holding a construction site
+    site_call: cst.Call | None = None
+    site_path: frozenset[int] = frozenset()  # ids of the nodes enclosing that call
+    site_branches: list[str] | None = None  # undecided tests taken toward the call
+    site_pin: tuple | None = None  # (function node, local name, device): the device's variable
+
     def __init__(
         self,
         index: ProjectIndex,

@@ -96,10 +96,17 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
                 tensor.site,
                 tensor.dims_text,
                 tensor.ident,
+                device=tensor.device,
             )
             if name != "flatten"
             else Tensor(
-                (numel(tensor.shape),), tensor.dtype, tensor.nbytes, tensor.site, (), tensor.ident
+                (numel(tensor.shape),),
+                tensor.dtype,
+                tensor.nbytes,
+                tensor.site,
+                (),
+                tensor.ident,
+                device=tensor.device,
             )
         )
     if name == "unbind":
@@ -110,7 +117,9 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
             return target
         if dtypes.is_dtype(target):
             nbytes = numel(tensor.shape) * dtypes.itemsize(target)
-            return Tensor(tensor.shape, target, nbytes, ctx.location, tensor.dims_text)
+            return Tensor(
+                tensor.shape, target, nbytes, ctx.location, tensor.dims_text, device=tensor.device
+            )
         return tensor
     return ctx.unknown(f"tensor method {name}() is not modelled")
 
@@ -131,7 +140,15 @@ def _unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
     trace = tuple(ctx.interpreter.call_sites)
     base = tensor.view_of if tensor.view_of is not None else tensor.ident
     return [
-        Tensor(shape, tensor.dtype, nbytes, ctx.location, trace=trace, view_of=base)
+        Tensor(
+            shape,
+            tensor.dtype,
+            nbytes,
+            ctx.location,
+            trace=trace,
+            view_of=base,
+            device=tensor.device,
+        )
         for _ in range(count)
     ]
 
@@ -146,7 +163,15 @@ def _reinterpret(tensor: Tensor, dtype: Any, ctx: CallContext) -> Any:
         shape = (*shape[:-1], shape[-1] * old // new)
     elif shape:
         return ctx.unknown("view(dtype) does not divide the last dimension")
-    return Tensor(shape, dtype, tensor.nbytes, tensor.site, tensor.dims_text, tensor.ident)
+    return Tensor(
+        shape,
+        dtype,
+        tensor.nbytes,
+        tensor.site,
+        tensor.dims_text,
+        tensor.ident,
+        device=tensor.device,
+    )
 
 
 def _reshape(tensor: Tensor, args: list, ctx: CallContext) -> Any:
@@ -173,4 +198,12 @@ def _reshape(tensor: Tensor, args: list, ctx: CallContext) -> Any:
         return Unknown(
             f"reshape from {tensor.shape} to {shape} changes the element count", ctx.location
         )
-    return Tensor(shape, tensor.dtype, tensor.nbytes, tensor.site, tensor.dims_text, tensor.ident)
+    return Tensor(
+        shape,
+        tensor.dtype,
+        tensor.nbytes,
+        tensor.site,
+        tensor.dims_text,
+        tensor.ident,
+        device=tensor.device,
+    )

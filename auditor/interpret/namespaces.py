@@ -41,7 +41,7 @@ from auditor.location import Location
 BUILTIN_NAMES = frozenset(
     "int float bool str abs round divmod min max sum len any all range isinstance hasattr getattr "
     "type tuple list dict print super object Exception ValueError NotImplementedError callable "
-    "zip enumerate".split()
+    "zip enumerate next".split()
 )
 CONSTANTS = {"True": True, "False": False, "None": None}
 _DEFERRED = frozenset({Thunk, LazyImport, ConfigDependency})  # bindings `force` evaluates

@@ -27,6 +27,7 @@ from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
     FunctionRef,
     Instance,
+    PartialSequence,
     Unknown,
     is_unknown,
 )
@@ -57,7 +58,9 @@ class Statements:
         elif kind is cst.If:
             test = self.eval(statement.test, frame)
             verdict = self.truth(test)
-            if verdict is None:
+            if verdict is None and id(statement) in self.site_path:
+                self.toward_site(statement, frame)
+            elif verdict is None:
                 why = test.reason if is_unknown(test) else "condition cannot be decided"
                 self.mark_undecided([statement], frame, why)
             elif verdict:
@@ -98,10 +101,28 @@ class Statements:
         else:
             self.mark_undecided([statement], frame, f"{type(statement).__name__} is not followed")
 
+    def toward_site(self, statement: cst.If, frame: Frame) -> None:
+        """An undecided `if` on the way to a construction site being run (site_run.py): take
+        the branch that holds the call, and say so (the site's guards hold on that path)."""
+        test = source_of(frame.module.parsed, statement.test)
+        if id(statement.body) in self.site_path:
+            self.site_branches.append(f"{test}: taken as true")
+            self.exec_block(statement.body.body, frame)
+            return
+        self.site_branches.append(f"{test}: taken as false")
+        if type(statement.orelse) is cst.If:
+            self.exec_statement(statement.orelse, frame)
+        elif type(statement.orelse) is cst.Else:
+            self.exec_block(statement.orelse.body.body, frame)
+
     def exec_for(self, statement: cst.For, frame: Frame) -> None:
         iterable = self.eval(statement.iter, frame)
         if isinstance(iterable, dict):
             iterable = list(iterable)
+        if isinstance(iterable, PartialSequence):  # the known head runs, the rest is undecided
+            if self.loop_items(statement, iterable.known, frame):
+                self.mark_undecided([statement], frame, iterable.reason)
+            return
         if not isinstance(iterable, (list, tuple, str)):
             why = iterable.reason if is_unknown(iterable) else "loop over a value not modelled"
             self.mark_undecided([statement], frame, why)
@@ -109,16 +130,20 @@ class Statements:
         if len(iterable) > self.limits.max_loop_iterations:
             self.mark_undecided([statement], frame, "loop over too many items")
             return
-        for item in iterable:
+        if self.loop_items(statement, iterable, frame) and statement.orelse is not None:
+            self.exec_block(statement.orelse.body.body, frame)
+
+    def loop_items(self, statement: cst.For, items, frame: Frame) -> bool:
+        """Run the loop body over `items`; False if it left by `break`."""
+        for item in items:
             self.assign(statement.target, item, frame)
             try:
                 self.exec_block(statement.body.body, frame)
             except BreakSignal:
-                return
+                return False
             except ContinueSignal:
                 continue
-        if statement.orelse is not None:
-            self.exec_block(statement.orelse.body.body, frame)
+        return True
 
     def exec_while(self, statement: cst.While, frame: Frame) -> None:
         for _ in range(self.limits.max_loop_iterations):
@@ -261,6 +286,9 @@ class Statements:
         module = frame.module
         kind = type(target)
         if kind is cst.Name:
+            pin = self.site_pin
+            if pin is not None and target.value == pin[1] and _runs(frame, pin[0]):
+                value = pin[2]  # site_run.py: the variable holding the device at the call
             frame.locals[target.value] = value
             if source is not None:
                 frame.sources[target.value] = (source, frame)
@@ -300,6 +328,11 @@ class Statements:
                             container[key] = value
                         except (TypeError, IndexError):
                             pass
+
+
+def _runs(frame: Frame, node: cst.FunctionDef) -> bool:
+    function = getattr(frame, "function", None)
+    return function is not None and function.node is node
 
 
 def _find_setter(klass: ClassInfo, name: str) -> FunctionInfo | None:

@@ -33,6 +33,16 @@ class UnknownAllocation(Unknown):
     whatever the attribute holding it is named, so it is reported, never left out."""
 
 
+@dataclass(frozen=True)
+class PartialSequence(Unknown):
+    """A sequence whose first items are known and whose rest is not: `(info, *drafts)` with
+    `drafts` unknown. Unknown to everything but a `for` loop (and `enumerate`), which runs
+    the known items, so a `raise` on the first one is still decided, then leaves the rest
+    undecided."""
+
+    known: tuple = ()
+
+
 def is_unknown(value: object) -> bool:
     return isinstance(value, Unknown)
 
@@ -52,6 +62,8 @@ class Tensor:
     ident: int = field(default_factory=lambda: next(_tensor_ids))
     trace: tuple[Location, ...] = ()  # audited call sites active when it was allocated
     view_of: int | None = None  # a view (`buf[0]`, `unbind`): the ident of the tensor it reads
+    device: Any = None  # where `torch.tensor(..., device=d)` put it (its `.device`)
+    metadata: bool = False  # built from data (`torch.tensor([ptr, ...])`): a table, not a buffer
 
 
 @dataclass(eq=False)

@@ -19,6 +19,7 @@ from auditor.evaluation.evaluate import Evaluation
 from auditor.evaluation.matrix import constructor_parameters, parameter_names
 from auditor.evaluation.measure import looks_like_buffer
 from auditor.evaluation.roles import RoleBook
+from auditor.evaluation.site_run import runnable
 from auditor.frontend.index import ClassInfo, ProjectIndex, dotted
 from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, code_of, cpython_tree
@@ -261,12 +262,15 @@ def _site_evidence(site: ConstructionSite) -> tuple[str, dict]:
         parts = [f"call site {site.where()}"]
     if site.how != "direct call":
         parts.append(site.how)
-    guards = [g.describe() for g in site.guards if g.subject == site.device_text]
+    guards = list(dict.fromkeys(g.describe() for g in site.guards if g.subject == site.device_text))
     if guards:
         parts.append("guards: " + ", ".join(guards))
     if site.declared is not None or site.holds is not None:
         parts.append(f"declared: {site.declared_from}")
-    if site.unfollowed:
+    if runnable(site):  # its dicts, helpers and factories are followed by running it
+        name = site.function.rsplit(".", 1)[-1]
+        parts.append(f"arguments as {name}() computes them, {site.device_text} = the device pool")
+    elif site.unfollowed:
         parts.append(site.unfollowed)
     location = site.location
     detail = {

@@ -161,6 +161,8 @@ class FunctionWalk:
         self.annotations: dict[str, cst.BaseExpression] = {}
         self.dict_keys: dict[str, dict[str, cst.BaseExpression]] = {}
         self.dict_unfollowed: dict[str, str] = {}
+        # `a, b, c = f(...)`: each name -> (the call, its position in the returned tuple)
+        self.unpacked: dict[str, list[tuple[cst.Call, int, tuple[Guard, ...]]]] = {}
 
     def block(self, statements, guards: tuple[Guard, ...]) -> None:
         for statement in statements:
@@ -211,6 +213,7 @@ class FunctionWalk:
     def simple(self, small: cst.BaseSmallStatement, guards: tuple[Guard, ...]) -> None:
         self.expression(small, guards)
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            self._unpack(small.targets[0].target, small.value, guards)
             target = code_of(small.targets[0].target)
             self.assignments.setdefault(target, []).append(_Binding(small.value, guards))
             self._dict_literal(target, small.value)
@@ -246,6 +249,14 @@ class FunctionWalk:
                         self.dict_keys[name].update(_literal_dict(arg.value))
                     else:
                         self.dict_unfollowed[name] = f"{code_of(call)} is not followed"
+
+    def _unpack(self, target, value: cst.BaseExpression, guards: tuple[Guard, ...]) -> None:
+        """Remember `a, b = f(...)`: a helper returning (class, record, kwargs) chooses them."""
+        if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Call):
+            for position, element in enumerate(target.elements):
+                if isinstance(element.value, cst.Name):
+                    binding = (value, position, guards)
+                    self.unpacked.setdefault(element.value.value, []).append(binding)
 
     def _dict_literal(self, target: str, value: cst.BaseExpression) -> None:
         keys = None

@@ -29,6 +29,7 @@ from auditor.frontend.scope import (
     functions_naming,
 )
 from auditor.location import Location
+from auditor.pairing.factories import factories_in, returned_classes, unpacked_source
 from auditor.pairing.guards import FunctionWalk, Guard, guards_of, type_subject
 from auditor.pairing.holders import held_classes, subject_classes
 
@@ -304,6 +305,16 @@ class SiteFinder:
                     chosen = "class chosen in the function" if how == "direct call" else how
                     results.append((host, binding.guards + extra, chosen))
             return results
+        if isinstance(func, cst.Name) and func.value in walk.unpacked:
+            for call, position, guards in walk.unpacked[func.value]:
+                for host, how in returned_classes(self, scope, call, position, depth + 1):
+                    results.append((host, guards, how))
+            return results
+        if isinstance(func, cst.Call):  # `cls = factory(info)` then `cls(...)`
+            return [
+                (host, (), how)
+                for host, how in returned_classes(self, scope, func, None, depth + 1)
+            ]
         if isinstance(func, cst.IfExp):
             true, false = guards_of(scope, func.test)
             for branch, facts in ((func.body, true), (func.orelse, false)):
@@ -388,7 +399,7 @@ class SiteFinder:
             if record is not None:
                 record = _single_binding(walk, record)
                 arguments[device_parameter] = record
-                device_node = record_source(record)
+                device_node = record_source(record) or unpacked_source(walk, record)
                 if device_node is None:
                     record_problem = (
                         f"{device_parameter}={code_of(record)} is not read off a device pool "
@@ -586,6 +597,16 @@ def find_sites(
         seen = {id(m) for m in modules}
         more = candidate_modules(index, parsed, tables)
         modules.extend(m for m in more if id(m) not in seen)
+    factories: set[str] = set()
+    for _ in range(3):  # functions returning a host class, helpers returning their call
+        found = {f for m in modules for f in factories_in(m, names | factories)} - factories
+        if not found:
+            break
+        factories |= found
+        seen = {id(m) for m in modules}
+        more = candidate_modules(index, parsed, found)
+        modules.extend(m for m in more if id(m) not in seen)
     modules.sort(key=lambda m: m.path)
-    sites = SiteFinder(index, hosts, device_params, tables, record_params).find(modules)
-    return sites, names | tables
+    named = tables | factories
+    sites = SiteFinder(index, hosts, device_params, named, record_params).find(modules)
+    return sites, names | named

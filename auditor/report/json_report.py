@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from auditor.pipeline import AuditResult
 from auditor.report.dimensions import model_dimensions
+from auditor.report.text import assumed_by_pair, pair_key
 
 
 def pair_items(result: AuditResult) -> list[dict]:
@@ -20,6 +21,7 @@ def pair_items(result: AuditResult) -> list[dict]:
     catalog = result.catalog
     if catalog is None:
         return []
+    assumed = assumed_by_pair(result)
     items: list[dict] = [
         {
             "code": "PAIR",
@@ -27,6 +29,7 @@ def pair_items(result: AuditResult) -> list[dict]:
             "device": pair.device.name,
             "pairing": pair.evidence,
             "pairing_evidence": pair.detail,
+            "assumed": assumed.get(pair_key(pair.host, pair.device, pair.site), []),
         }
         for pair in catalog.pairs
     ]

@@ -57,11 +57,32 @@ def render_pairs(result: AuditResult, out: TextIO) -> None:
         out.write("pairs: none\n")
         return
     out.write(f"pairs ({len(catalog.pairs)}):\n")
+    assumed = assumed_by_pair(result)
     for pair in catalog.pairs:
         out.write(f"  {pair.host.name} <- {pair.device.name}: {pair.evidence}\n")
+        for note in assumed.get(pair_key(pair.host, pair.device, pair.site), []):
+            out.write(f"    assumed: {note}\n")
     for cls, why in catalog.not_hosts:
         location = cls.location
         out.write(f"  not a host pool: {cls.name} ({location.path}:{location.line}): {why}\n")
+
+
+def pair_key(host, device, site) -> tuple:
+    where = site.where() if site is not None else None
+    return (host.qualname, device.qualname, where)
+
+
+def assumed_by_pair(result: AuditResult) -> dict[tuple, list[str]]:
+    """What each pair's comparison took for granted (undecided tests taken toward its call,
+    a constructor assumed to accept), from its evaluation's feasible points."""
+    found: dict[tuple, list[str]] = {}
+    for evaluation in result.evaluations:
+        if evaluation.host is None:
+            continue
+        notes = found.setdefault(pair_key(evaluation.host, evaluation.device, evaluation.site), [])
+        for point in evaluation.feasible:
+            notes.extend(a for a in point.assumed if a not in notes)
+    return found
 
 
 def render_unresolved(result: AuditResult, out: TextIO) -> None:

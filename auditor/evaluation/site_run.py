@@ -1,0 +1,228 @@
+"""Evaluate a construction site through the function that contains it.
+
+Assembly code builds hosts several steps away from the call: `kwargs = dict(...)` then
+`kwargs.update(...)` or `kwargs["x"] = ...`, a helper returning `(cls, record, kwargs)`, a
+factory choosing the class (`get_mha_host_pool_cls(info)`), several `**` at one call. Rather
+than reading the call's arguments as text, the function that holds the call is run in the
+interpreter, with the device pool built at the config point as its pool parameter, and stopped
+at the call: the class and arguments it would construct the host with are what the code itself
+computed. Python only (dicts, tuples, calls): nothing here is specific to one engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from auditor.evaluation.matrix import parameter_names
+from auditor.frontend.index import FunctionInfo
+from auditor.interpret.control import Infeasible, SiteReached
+from auditor.interpret.machine import Interpreter
+from auditor.interpret.values import ClassRef, ConfigDependency, Instance, Unknown, is_unknown
+
+if TYPE_CHECKING:  # a site is pairing's; running it reads its fields
+    from auditor.evaluation.evaluate import Evaluation
+    from auditor.pairing.sites import ConstructionSite
+
+
+@dataclass
+class SiteRun:
+    """What running the enclosing function gave at one build: the host built at the call, or
+    why the call was not reached (the caller then reads the arguments as written)."""
+
+    host: Any = None
+    missed: str | None = None
+    branches: list[str] = field(default_factory=list)  # undecided tests taken toward the call
+    passed: list[str] = field(default_factory=list)  # host parameters the call passes
+
+
+OTHER_CLASS = " at this point, not "  # the code builds another host class at the call
+
+
+def never_built(evaluation: Evaluation) -> bool:
+    """No config point built the pair, and at some the function holding the site built
+    another host class there (a factory's choice; at the others the device itself, or the
+    path to the call, is infeasible): the code never hands this device to this host in the
+    matrix."""
+    points = evaluation.points
+    if not points or evaluation.feasible:
+        return False
+    return any(p.infeasible is not None and OTHER_CLASS in p.infeasible.reason for p in points)
+
+
+def enclosing_function(site: ConstructionSite) -> FunctionInfo | None:
+    """The module-level function holding the site (methods need their object: not run)."""
+    prefix = site.module.name + "."
+    name = site.function.removeprefix(prefix) if site.module.name else site.function
+    if "." in name:
+        return None
+    function = site.module.functions.get(name)
+    return function if function is not None and function.node is _function_node(site) else None
+
+
+def device_parameter(site: ConstructionSite, function: FunctionInfo) -> str | None:
+    """The enclosing function's variable that holds the device pool at the site: a parameter,
+    or a plain local name (`first, *rest = pools`), which the run binds to the device."""
+    text = site.device_text
+    if text is None or not text.isidentifier():
+        return None
+    params = function.node.params
+    names = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+    return text if text in names or text in site.local_names else None
+
+
+def runnable(site: ConstructionSite) -> bool:
+    function = enclosing_function(site)
+    return function is not None and device_parameter(site, function) is not None
+
+
+def run_parameters(site: ConstructionSite) -> list[str]:
+    """The parameters of the function run for the site (none when it is not run)."""
+    function = enclosing_function(site)
+    if function is None or device_parameter(site, function) is None:
+        return []
+    params = function.node.params
+    return [p.name.value for p in [*params.params, *params.kwonly_params]]
+
+
+def run_site(
+    site: ConstructionSite, interpreter: Interpreter, values: dict, device: Instance
+) -> SiteRun:
+    """Run the function holding the site with `device` as its pool parameter; parameters the
+    config point has values for take them, the others their defaults (callers are not
+    followed), and stop at the call."""
+    function = enclosing_function(site)
+    assert function is not None
+    if function.node.params.posonly_params:
+        return SiteRun(missed=f"{function.name}() has positional-only parameters")
+    run = _run(site, function, interpreter, values, device, defaults=True)
+    if run.missed is None:
+        return run
+    # the defaults lead elsewhere (`if drafts:` with drafts=()): the callers' values decide
+    return _run(site, function, interpreter, values, device, defaults=False)
+
+
+def _run(
+    site: ConstructionSite,
+    function: FunctionInfo,
+    interpreter: Interpreter,
+    values: dict,
+    device: Instance,
+    defaults: bool,
+) -> SiteRun:
+    pool = device_parameter(site, function)
+    kwargs: dict[str, Any] = {}
+    params = function.node.params
+    for param in [*params.params, *params.kwonly_params]:
+        name = param.name.value
+        if name == pool:
+            kwargs[name] = device
+        elif name in values:
+            kwargs[name] = ConfigDependency(name)
+        elif param.default is None or not defaults:
+            kwargs[name] = Unknown(
+                f"{name}, an argument the callers of {function.name}() pass (not followed)",
+                site.location,
+            )
+    previous = interpreter.site_call, interpreter.site_branches, interpreter.site_pin
+    interpreter.site_call, interpreter.site_branches = site.call, []
+    interpreter.site_pin = (function.node, pool, device)
+    interpreter.site_path = _path_to(site, function.node)
+    reached: SiteReached | None = None
+    try:
+        interpreter.call_function(function, None, [], kwargs, site.location)
+    except SiteReached as signal:
+        reached = signal
+    except Infeasible as signal:  # refused before the call on the defaults' path
+        if not defaults:
+            raise
+        return SiteRun(missed=f"{function.name}() refused its defaults: {signal.reason}")
+    finally:
+        branches = list(interpreter.site_branches or ())
+        interpreter.site_call, interpreter.site_branches, interpreter.site_pin = previous
+        interpreter.site_path = frozenset()
+    if reached is None:
+        return SiteRun(missed=f"{function.name}() did not reach the call")
+    if not defaults:
+        branches.insert(0, f"the callers' arguments to {function.name}() unknown")
+    return _construct(site, interpreter, values, reached, branches)
+
+
+def _construct(
+    site: ConstructionSite,
+    interpreter: Interpreter,
+    values: dict,
+    reached: SiteReached,
+    branches: list[str],
+) -> SiteRun:
+    func = reached.func
+    if is_unknown(func):
+        return SiteRun(missed=f"the class called is not known: {func.reason}")
+    if not isinstance(func, ClassRef):
+        return SiteRun(missed=f"the callee is a {type(func).__name__}, not a class")
+    if func.cls is not site.host:
+        name = site.function.rsplit(".", 1)[-1]
+        raise Infeasible(
+            f"{name}() builds {func.cls.name}{OTHER_CLASS}{site.host.name}", site.location
+        )
+    names = parameter_names(site.host)
+    kwargs = dict(reached.kwargs)
+    for name, value in zip(names, reached.args):
+        kwargs[name] = value
+    if reached.opened is not None:  # an unknown `**x`: any parameter not passed may be in it
+        for name in names[len(reached.args) :]:
+            kwargs.setdefault(
+                name,
+                Unknown(
+                    f"{name} may be passed by an unknown ** or *: {reached.opened.reason}",
+                    site.location,
+                ),
+            )
+    for name, value in list(kwargs.items()):
+        if is_unknown(value) and name in values:  # runtime state the pack gives values for
+            kwargs[name] = ConfigDependency(name)
+    host = interpreter.instantiate(site.host, [], kwargs, site.location)
+    return SiteRun(host=host, branches=branches, passed=sorted(kwargs))
+
+
+def _function_node(site: ConstructionSite) -> cst.FunctionDef | None:
+    path = _path_to(site, site.module.parsed.tree)
+    for node in site.module.parsed.tree.body:
+        if isinstance(node, cst.FunctionDef) and id(node) in path:
+            return node
+    return None
+
+
+class _Path(cst.CSTVisitor):
+    """Ids of the nodes enclosing one target node."""
+
+    def __init__(self, target: cst.CSTNode) -> None:
+        self.target = target
+        self.stack: list[int] = []
+        self.found: frozenset[int] = frozenset()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.found:
+            return False
+        self.stack.append(id(node))
+        if node is self.target:
+            self.found = frozenset(self.stack)
+            return False
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if self.stack and self.stack[-1] == id(original_node):
+            self.stack.pop()
+
+
+def _path_to(site: ConstructionSite, root: cst.CSTNode) -> frozenset[int]:
+    """The nodes from `root` down to the site's call (remembered on the site)."""
+    key = ("<path>", id(root))
+    memo = site.substituted
+    if key not in memo:
+        visitor = _Path(site.call)
+        root.visit(visitor)
+        memo[key] = visitor.found
+    return memo[key]

@@ -1,0 +1,194 @@
+"""Construction sites evaluated through the function that holds them (auditor/site_run.py):
+dicts built, merged and updated on the way, helpers returning (class, record, kwargs),
+factories choosing the class, undecided tests on the way taken toward the call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import write_tree
+
+from auditor.pipeline import AuditResult, audit
+from auditor.report.text import render_pairs
+from auditor.settings import load_settings
+
+POOLS = """
+    import msgspec
+    import torch
+
+    class Info(msgspec.Struct, frozen=True, kw_only=True):
+        buffers: tuple
+        width: int
+        wide: bool
+
+    class Dev:
+        width = 64
+
+        def __init__(self, size, layer_num):
+            self.size = size
+            self.kv_buffer = [
+                torch.zeros((size, self.width), dtype=torch.uint8) for _ in range(layer_num)
+            ]
+
+        def get_info(self):
+            return Info(buffers=tuple(self.kv_buffer), width=self.width, wide=self.width > 64)
+
+    class WideDev(Dev):
+        width = 96
+
+    class Host:
+        def __init__(self, buffer_info: Info, *, capacity, width=None, ratio=1):
+            self.layer_num = len(buffer_info.buffers)
+            self.size = capacity * ratio
+            self.kv_buffer = torch.zeros(
+                (self.layer_num, self.size, width or 64), dtype=torch.uint8
+            )
+
+    class WideHost(Host):
+        pass
+
+    def host_class(info):
+        if info.wide:
+            return WideHost
+        return Host
+"""
+
+
+def run(root: Path, build: str) -> AuditResult:
+    write_tree(root, {"pkg/__init__.py": "", "pkg/pools.py": POOLS, "pkg/build.py": build})
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    return audit([root], settings)
+
+
+def la001(result: AuditResult) -> list[tuple[str, str, int, int]]:
+    return sorted(
+        (f.host.class_name, f.device.class_name, f.host.bytes_per_token, f.device.bytes_per_token)
+        for f in result.findings
+        if f.code == "LA001"
+    )
+
+
+def compared(result: AuditResult) -> set[tuple[str, str]]:
+    return {
+        (e.host.name, e.device.name)
+        for e in result.evaluations
+        if e.host is not None and any(p.host for p in e.feasible)
+    }
+
+
+def test_dicts_merged_and_updated_reach_the_call(tmp_path):
+    """`dict(...)`, item assignment, `update(other)`, `{**a, **b}` and several `**` at one
+    call: the width the code computes reaches the host; dropping it is reported."""
+    fixed = """
+        from pkg.pools import Host
+
+        def build(kv_pool, ratio):
+            extra = dict(capacity=kv_pool.size)
+            kwargs = {}
+            kwargs["width"] = kv_pool.width
+            kwargs.update(extra)
+            common = {"ratio": 1}
+            return Host(kv_pool.get_info(), **{**common, **kwargs})
+    """
+    result = run(tmp_path / "fixed", fixed)
+    assert la001(result) == []
+    assert compared(result) == {("Host", "Dev"), ("Host", "WideDev")}
+    buggy = fixed.replace('kwargs["width"] = kv_pool.width', 'kwargs["other"] = 1').replace(
+        "(kv_pool.get_info(), **{**common, **kwargs})",
+        "(kv_pool.get_info(), **common, capacity=kv_pool.size)",
+    )
+    assert la001(run(tmp_path / "buggy", buggy)) == [("Host", "WideDev", 64, 96)]
+
+
+def test_a_helper_returning_class_record_and_kwargs_and_a_factory(tmp_path):
+    """`cls, info, kw = helper(pool)` where the helper calls a factory: both classes the
+    factory may return are paired; at each point only the one it returns is compared."""
+    result = run(
+        tmp_path,
+        """
+        from pkg.pools import host_class
+
+        def _inputs(pool):
+            info = pool.get_info()
+            return host_class(info), info, dict(capacity=pool.size)
+
+        def build(pool):
+            cls, info, kw = _inputs(pool)
+            return cls(info, width=pool.width, **kw)
+        """,
+    )
+    pairs = {(p.host.name, p.device.name) for p in result.catalog.pairs}
+    assert pairs == {("Host", "Dev"), ("WideHost", "WideDev")}
+    assert compared(result) == pairs
+    # the other combinations are built at no point: listed, not paired
+    never = [u.unknown.reason for u in result.unresolved if "never built" in u.unknown.reason]
+    assert len(never) == 2, never
+    assert any(r.startswith("WideHost <- Dev at") and "builds Host" in r for r in never), never
+    assert la001(result) == []
+    evidence = next(p.evidence for p in result.catalog.pairs if p.host.name == "WideHost")
+    assert "class returned by host_class()" in evidence
+    assert "arguments as build() computes them" in evidence
+
+
+def test_an_undecided_test_on_the_way_is_taken_toward_the_call_and_said(tmp_path):
+    """`if caller_flag:` (a parameter the callers pass) holding the call: the branch is taken,
+    the comparison is made, and --show-pairs says what was assumed."""
+    result = run(
+        tmp_path,
+        """
+        from pkg.pools import Host
+
+        def build(pool, caller_flag):
+            width = 64
+            if caller_flag:
+                return Host(pool.get_info(), capacity=pool.size, width=width)
+            return None
+        """,
+    )
+    assert la001(result) == [("Host", "WideDev", 64, 96)]
+    [finding] = result.findings
+    assert "caller_flag: taken as true" in finding.message
+
+    class Out:
+        text = ""
+
+        def write(self, chunk: str) -> None:
+            self.text += chunk
+
+    out = Out()
+    render_pairs(result, out)
+    assert "    assumed: caller_flag: taken as true" in out.text
+
+
+def test_a_pointer_table_gives_its_device(tmp_path):
+    """`torch.tensor([ptr, ...], device=d)`: a table, not a buffer; its `.device.type` picks
+    the allocator as at run time."""
+    result = run(
+        tmp_path,
+        """
+        import torch
+        from pkg.pools import Host, Info
+
+        ALLOC = {"cpu": torch.zeros}
+
+        class TableHost(Host):
+            def __init__(self, buffer_info: Info, *, capacity):
+                table = torch.tensor(
+                    [b.data_ptr() for b in buffer_info.buffers], dtype=torch.uint64, device="cpu"
+                )
+                self.ptrs = table
+                self.layer_num = len(buffer_info.buffers)
+                self.size = capacity
+                first = next(b for b in buffer_info.buffers if b is not None)
+                self.kv_buffer = ALLOC[table.device.type](
+                    (self.layer_num, capacity, 64), dtype=first.dtype
+                )
+
+        def build(pool):
+            return TableHost(pool.get_info(), capacity=pool.size)
+        """,
+    )
+    table = [e for e in result.evaluations if e.host and e.host.name == "TableHost"]
+    assert table and all(set(p.host) == {"kv_buffer"} for e in table for p in e.feasible)
+    assert la001(result) == [("TableHost", "WideDev", 64, 96)]
