@@ -53,8 +53,11 @@ def own_secret(tmp_path_factory, monkeypatch):
 
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
-    """A copy of every fixture in a temporary working directory (where the cache goes)."""
-    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    """A copy of every pool fixture in a temporary working directory (where the cache goes).
+
+    The vLLM fixtures are left out: a result with an engine stage's outcome is not stored
+    whole (docs/vllm.md), so a tree holding them re-runs on every call by design."""
+    shutil.copytree(FIXTURES, tmp_path / "fixtures", ignore=shutil.ignore_patterns("vllm_*"))
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
