@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from auditor import dtypes
 from auditor.evaluation.matrix import parameter_names
 from auditor.frontend.discover import discover
 from auditor.frontend.index import ClassInfo, ProjectIndex
@@ -136,3 +137,16 @@ def settings(**overrides: Any) -> Settings:
     for key, value in overrides.items():
         setattr(base, key, value)
     return base
+
+
+def real_torch(value: object) -> object:
+    """The auditor's dtype value (facts read from torch by a child process, auditor/dtypes.py) as
+    the real torch dtype that a fixture's code, run for real by an oracle test, needs."""
+    if not dtypes.is_dtype(value) or dtypes.is_torch_dtype(value):
+        return value
+    return getattr(dtypes.torch_module(), dtypes.dtype_name(value))
+
+
+def real_values(values: dict[str, Any]) -> dict[str, Any]:
+    """A config point's values with every dtype made a real torch dtype."""
+    return {name: real_torch(value) for name, value in values.items()}

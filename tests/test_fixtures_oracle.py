@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 import torch
+from helpers import real_torch
 
 from auditor.evaluation.evaluate import Evaluation, PointResult
 from auditor.evaluation.measure import looks_like_buffer
@@ -154,7 +155,9 @@ def constructor_kwargs(cls: type, values: dict[str, Any], settings: Settings) ->
     skipped = set(settings.token_params) | set(settings.layer_params)
     skipped |= set(settings.device_pool_params)
     kwargs = {
-        name: value for name, value in values.items() if name in parameters and name not in skipped
+        name: real_torch(value)
+        for name, value in values.items()
+        if name in parameters and name not in skipped
     }
     if "device" in parameters:
         kwargs["device"] = "meta"
@@ -197,7 +200,7 @@ def site_kwargs(evaluation: Evaluation, point: PointResult, device: Any) -> dict
         try:
             kwargs[name] = eval(text, namespace, {"__device__": device})  # fixture code only
         except NameError:
-            kwargs[name] = point.values[name]
+            kwargs[name] = real_torch(point.values[name])
     return kwargs
 
 
@@ -259,7 +262,7 @@ def run_site_for_real(evaluation: Evaluation, point: PointResult, device: Any, h
     site = evaluation.site
     function = getattr(importlib.import_module(site.module.name), site.function.rsplit(".", 1)[-1])
     parameters = inspect.signature(function).parameters
-    kwargs = {name: point.values[name] for name in parameters if name in point.values}
+    kwargs = {name: real_torch(point.values[name]) for name in parameters if name in point.values}
     kwargs[site.device_text] = device
     built: list[Any] = []
     original = host_cls.__init__

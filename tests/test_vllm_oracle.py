@@ -18,9 +18,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-import torch
+from helpers import real_torch
 
-from auditor import dtypes
 from auditor.engines.vllm_pack import load_pack
 from auditor.engines.vllm_specs import point_label
 from auditor.pipeline import audit
@@ -127,12 +126,6 @@ def real_pages(values: dict[str, Any]) -> dict[str, tuple[str, int]]:
             recomputed.page_size_bytes // recomputed.block_size,
         ),
     }
-
-
-def real_torch(value: object) -> object:
-    """The auditor's dtype value (facts read from torch) as the real torch dtype the fixture's
-    code, run for real here, needs."""
-    return getattr(torch, dtypes.dtype_name(value)) if dtypes.is_dtype(value) else value
 
 
 @pytest.mark.parametrize("name", NAMES)

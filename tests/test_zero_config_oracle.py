@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import torch
+from helpers import real_torch
 from test_fixtures_oracle import real_buffers, site_kwargs
 
 from auditor.evaluation.evaluate import Evaluation, PointResult
@@ -76,7 +77,7 @@ def count(pool: Any, names: list[str], given: int, block: str | None = None) -> 
 
 def build(cls: type, values: dict, roles: RoleBook, info, tokens: int, layers: int, **extra):
     parameters = inspect.signature(cls.__init__).parameters
-    kwargs = {n: v for n, v in values.items() if n in parameters}
+    kwargs = {n: real_torch(v) for n, v in values.items() if n in parameters}
     kwargs.update({n: tokens for n in roles.tokens(info) if n in parameters})
     kwargs.update({n: layers for n in roles.layers(info) if n in parameters})
     kwargs.update(extra)
@@ -213,5 +214,5 @@ def test_an_untyped_dtype_compared_with_torch_dtypes_is_explored() -> None:
     varied = {n for e in result.evaluations for n in e.varied}
     assert {"cache_dtype", "index_dtype"} <= varied
     assert torch.float8_e4m3fn in {
-        p.values["cache_dtype"] for e in result.evaluations for p in e.points
+        real_torch(p.values["cache_dtype"]) for e in result.evaluations for p in e.points
     }

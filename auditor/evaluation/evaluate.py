@@ -176,7 +176,9 @@ class PoolEvaluator:
         """The host as the site builds it: through the function holding the call when it can
         be run to it (site_run.py), else from the call's arguments as written."""
         if runnable(site):
-            run = run_site(site, interpreter, values, device)
+            inferred = self.roles.inferred(site.host)
+            varied = (inferred.tokens,) if inferred is not None and inferred.tokens else ()
+            run = run_site(site, interpreter, values, device, varied)
             if run.missed is None:
                 result.passed = sorted(run.passed)
                 for branch in run.branches:

@@ -88,20 +88,25 @@ def run_parameters(site: ConstructionSite) -> list[str]:
 
 
 def run_site(
-    site: ConstructionSite, interpreter: Interpreter, values: dict, device: Instance
+    site: ConstructionSite,
+    interpreter: Interpreter,
+    values: dict,
+    device: Instance,
+    varied: tuple[str, ...] = (),
 ) -> SiteRun:
     """Run the function holding the site with `device` as its pool parameter; parameters the
     config point has values for take them, the others their defaults (callers are not
-    followed), and stop at the call."""
+    followed), and stop at the call. The host's parameters named in `varied` (its token count,
+    which measuring varies) take the point's value whatever the call passes."""
     function = enclosing_function(site)
     assert function is not None
     if function.node.params.posonly_params:
         return SiteRun(missed=f"{function.name}() has positional-only parameters")
-    run = _run(site, function, interpreter, values, device, defaults=True)
+    run = _run(site, function, interpreter, values, device, varied, defaults=True)
     if run.missed is None:
         return run
     # the defaults lead elsewhere (`if drafts:` with drafts=()): the callers' values decide
-    return _run(site, function, interpreter, values, device, defaults=False)
+    return _run(site, function, interpreter, values, device, varied, defaults=False)
 
 
 def _run(
@@ -110,6 +115,7 @@ def _run(
     interpreter: Interpreter,
     values: dict,
     device: Instance,
+    varied: tuple[str, ...],
     defaults: bool,
 ) -> SiteRun:
     pool = device_parameter(site, function)
@@ -147,7 +153,7 @@ def _run(
         return SiteRun(missed=f"{function.name}() did not reach the call")
     if not defaults:
         branches.insert(0, f"the callers' arguments to {function.name}() unknown")
-    return _construct(site, interpreter, values, reached, branches)
+    return _construct(site, interpreter, values, reached, branches, varied)
 
 
 def _construct(
@@ -156,6 +162,7 @@ def _construct(
     values: dict,
     reached: SiteReached,
     branches: list[str],
+    varied: tuple[str, ...],
 ) -> SiteRun:
     func = reached.func
     if is_unknown(func):
@@ -182,6 +189,9 @@ def _construct(
             )
     for name, value in list(kwargs.items()):
         if is_unknown(value) and name in values:  # runtime state the pack gives values for
+            kwargs[name] = ConfigDependency(name)
+    for name in varied:
+        if name in names and name in values:
             kwargs[name] = ConfigDependency(name)
     host = interpreter.instantiate(site.host, [], kwargs, site.location)
     return SiteRun(host=host, branches=branches, passed=sorted(kwargs))
