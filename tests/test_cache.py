@@ -74,6 +74,17 @@ def all_views(capsys, *extra: str) -> list[tuple[int, str, str]]:
     return [run(capsys, "fixtures", *view, *extra) for view in VIEWS]
 
 
+_REFERENCE: list[list[tuple[int, str, str]]] = []
+
+
+def reference_views(capsys) -> list[tuple[int, str, str]]:
+    """`all_views(--no-cache)` of the fixture copy: the same for every test of this module (the
+    copy's paths are relative to the working directory), so computed once."""
+    if not _REFERENCE:
+        _REFERENCE.append(all_views(capsys, "--no-cache"))
+    return _REFERENCE[0]
+
+
 def test_same_output_without_cache_cold_and_warm_on_all_fixtures(project, capsys):
     reference = all_views(capsys, "--no-cache")
     assert not cache_dir(project).exists()  # --no-cache writes nothing
@@ -349,7 +360,7 @@ def damage(path: Path, how: str) -> None:
     ],
 )
 def test_a_damaged_cache_gives_the_no_cache_result(project, capsys, how):
-    reference = all_views(capsys, "--no-cache")
+    reference = reference_views(capsys)
     all_views(capsys)  # fill the cache
     damaged = entries(project)
     assert len(damaged) > 3

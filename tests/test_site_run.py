@@ -192,3 +192,23 @@ def test_a_pointer_table_gives_its_device(tmp_path):
     table = [e for e in result.evaluations if e.host and e.host.name == "TableHost"]
     assert table and all(set(p.host) == {"kv_buffer"} for e in table for p in e.feasible)
     assert la001(result) == [("TableHost", "WideDev", 64, 96)]
+
+
+def test_the_first_of_the_callers_pools_with_the_rest_taken_empty(tmp_path):
+    """`first, *rest = pools` (the pools a parameter the callers pass): the device is `first`,
+    `rest` is taken empty (the case of one pool), the pair is compared, and the assumption is
+    said. Without the rule, `rest` is unknown and the host's figures with it."""
+    build = """
+        from pkg.pools import Host
+
+        def build(pools, ratio):
+            first, *rest = pools
+            return Host(first.get_info(), capacity=first.size, width=WIDTH, ratio=len(rest) + 1)
+    """
+    result = run(tmp_path / "buggy", build.replace("WIDTH", "64"))
+    assert la001(result) == [("Host", "WideDev", 64, 96)]
+    assert compared(result) == {("Host", "Dev"), ("Host", "WideDev")}
+    [finding] = result.findings
+    assert "rest taken empty (first the only pool of pools)" in finding.message
+    fixed = run(tmp_path / "fixed", build.replace("WIDTH", "first.width"))
+    assert la001(fixed) == [] and compared(fixed) == {("Host", "Dev"), ("Host", "WideDev")}

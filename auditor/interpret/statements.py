@@ -271,6 +271,29 @@ class Statements:
                 break
         return self._setters[key]
 
+    def _pinned_first(self, target, frame: Frame, source) -> bool:
+        """`first, *rest = pools` in a site run (site_run.py) whose device variable is `first`,
+        the pools coming from the callers: the device is `first` and `rest` is taken empty, the
+        case of one pool, said in the pair's assumptions. False (nothing bound) otherwise."""
+        pin = self.site_pin
+        elements = target.elements
+        if pin is None or self.site_branches is None or not _runs(frame, pin[0]):
+            return False
+        if len(elements) != 2 or not isinstance(elements[1], cst.StarredElement):
+            return False
+        first, rest = elements[0].value, elements[1].value
+        if not (isinstance(first, cst.Name) and first.value == pin[1]):
+            return False
+        if not isinstance(rest, cst.Name):
+            return False
+        self.assign(first, pin[2], frame)
+        self.assign(rest, [], frame)
+        what = frame.module.parsed.code(source) if source is not None else "the sequence"
+        note = f"{rest.value} taken empty ({first.value} the only pool of {what})"
+        if note not in self.site_branches:
+            self.site_branches.append(note)
+        return True
+
     def fail(self, frame: Frame, reason: str, node: cst.CSTNode) -> None:
         """A decided `raise` or failing `assert`: the config point is infeasible.
 
@@ -306,6 +329,8 @@ class Statements:
                 obj.set_sites[target.attr.value] = location_of(module.parsed, target)
         elif kind is cst.Tuple or kind is cst.List:
             elements = [e.value for e in target.elements]
+            if is_unknown(value) and self._pinned_first(target, frame, source):
+                return
             if isinstance(value, (tuple, list)) and len(value) == len(elements):
                 for element, item in zip(elements, value):
                     self.assign(element, item, frame)
