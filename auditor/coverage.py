@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 NOT_EVALUATED = "not evaluated"
 INFEASIBLE = "no feasible config point"
+REFUSED = "refused by the host"  # every point raised in the host's own constructor
 FAILED = "evaluation undecided"  # no point feasible, one or more could not be decided
 NO_COUNTERPART = "no host buffer with a device counterpart"
 HOST_UNRESOLVED = "host figures unresolved"
@@ -38,6 +39,7 @@ DEVICE_UNRESOLVED = "device figures unresolved"
 BOTH_UNRESOLVED = "host and device figures unresolved"
 REASONS = (
     NOT_EVALUATED,
+    REFUSED,
     INFEASIBLE,
     FAILED,
     NO_COUNTERPART,
@@ -198,7 +200,8 @@ def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> Evaluatio
                 )
             return EvaluationCoverage(*counts, FAILED, detail)
         first = points[0].infeasible
-        return EvaluationCoverage(*counts, INFEASIBLE, first.reason if first else None)
+        reason = REFUSED if refused_by_host(evaluation) else INFEASIBLE
+        return EvaluationCoverage(*counts, reason, first.reason if first else None)
     if not candidates:
         host = sorted({n for p in feasible for n in p.host})
         device = sorted({n for p in feasible for n in p.device})
@@ -211,6 +214,29 @@ def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> Evaluatio
     if host_missing is not None:
         return EvaluationCoverage(*counts, HOST_UNRESOLVED, host_missing)
     return EvaluationCoverage(*counts, DEVICE_UNRESOLVED, device_missing)
+
+
+def refused_by_host(evaluation: Evaluation) -> bool:
+    """Every config point was refused by a `raise` or `assert` inside the host class (or an
+    in-tree base of it), after the device pool was built: the code does not build this pair,
+    rather than the audit missing a configuration it would accept."""
+    host = evaluation.host
+    if host is None or not evaluation.points:
+        return False
+    spans = []
+    for cls in host.mro():
+        where = cls.module.parsed.location(cls.node)
+        spans.append((where.path, where.line, where.end_line or where.line))
+    for point in evaluation.points:
+        location = point.infeasible.location if point.infeasible is not None else None
+        if location is None:
+            return False
+        if not any(
+            location.path == path and first <= location.line <= last
+            for path, first, last in spans
+        ):
+            return False
+    return True
 
 
 def pair_location(pair: Pair) -> Location:

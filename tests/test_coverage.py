@@ -32,7 +32,7 @@ FIXTURE = "fixtures/never_compared"
 RAISES = "MHATokenToKVPoolHost <- MHATokenToKVPool"
 UNRESOLVED = "MLATokenToKVPoolHost <- MLATokenToKVPool"
 COMPARED = "MLATokenToKVPoolPinnedHost <- MLATokenToKVPool"
-LINE = "1 of 3 pairs compared, 2 never (1 no feasible config point, 1 host figures unresolved)"
+LINE = "1 of 3 pairs compared, 2 never (1 refused by the host, 1 host figures unresolved)"
 SCHEMA_FILE = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 
 
@@ -55,14 +55,14 @@ def test_each_pair_has_its_points_and_reason(result):
     assert sorted(pairs) == sorted([RAISES, UNRESOLVED, COMPARED])
     raises, unresolved, compared = pairs[RAISES], pairs[UNRESOLVED], pairs[COMPARED]
     assert (raises.points_compared, raises.points_feasible, raises.points_total) == (0, 0, 8)
-    assert raises.reason == coverage.INFEASIBLE
+    assert raises.reason == coverage.REFUSED  # the raise is in the host's constructor
     assert "NotImplementedError" in raises.detail
     assert (unresolved.points_compared, unresolved.points_feasible) == (0, 8)
     assert unresolved.reason == coverage.HOST_UNRESOLVED
     assert "host_row_width" in unresolved.detail
     assert (compared.points_compared, compared.points_feasible, compared.reason) == (8, 8, None)
     assert result.coverage.compared == 1
-    assert result.coverage.reasons() == {coverage.INFEASIBLE: 1, coverage.HOST_UNRESOLVED: 1}
+    assert result.coverage.reasons() == {coverage.REFUSED: 1, coverage.HOST_UNRESOLVED: 1}
     assert result.coverage.line() == LINE
     assert result.coverage.notice is None
 
@@ -71,7 +71,7 @@ def test_each_pair_never_compared_is_an_unresolved_item_naming_it(result):
     never = [item for item in result.unresolved if item.unknown.reason.startswith("never ")]
     assert sorted(item.subject for item in never) == sorted([RAISES, UNRESOLVED])
     [raises] = [item for item in never if item.subject == RAISES]
-    assert raises.unknown.reason.startswith("never compared: no feasible config point: raises")
+    assert raises.unknown.reason.startswith("never compared: refused by the host: raises")
     # the pair's own "no feasible config point" item is replaced, not repeated
     assert not [i for i in result.unresolved if i.unknown.reason.startswith("no feasible")]
 
@@ -155,7 +155,7 @@ def test_text_table_shows_not_compared_never_no_disagreement(result):
     out = io.StringIO()
     table.render_text(list(grids.values()), out)
     blocks = {block.split("\n", 1)[0]: block for block in out.getvalue().split("\n\n")[1:]}
-    assert "not compared: no feasible config point: raises NotImplementedError" in blocks[RAISES]
+    assert "not compared: refused by the host: raises NotImplementedError" in blocks[RAISES]
     assert "not compared (host figures unresolved); 8 cells unresolved" in blocks[UNRESOLVED]
     assert "no disagreement" in blocks[COMPARED]
     for title in (RAISES, UNRESOLVED):
@@ -190,7 +190,7 @@ def test_json_has_findings_coverage_and_summary(result):
         2,
     )
     assert summary["never_compared_reasons"] == {
-        "no feasible config point": 1,
+        "refused by the host": 1,
         "host figures unresolved": 1,
     }
     assert summary["notice"] is None and summary["unresolved"] == len(result.unresolved)
@@ -210,7 +210,7 @@ def test_github_job_summary_lists_the_pairs_never_compared(result, tmp_path):
     ]
     assert len(rows) == 2
     assert any(
-        "MHATokenToKVPoolHost &lt;- MHATokenToKVPool" in r and "no feasible" in r for r in rows
+        "MHATokenToKVPoolHost &lt;- MHATokenToKVPool" in r and "refused by the host" in r for r in rows
     )
     assert not any(COMPARED.split(" <- ")[0] in r for r in rows)
 
@@ -346,3 +346,50 @@ def test_hosts_never_paired_warn(tmp_path, capsys, monkeypatch):
 def test_no_warning_when_a_pair_exists(capsys, chdir_repo):
     _, _, err = run(capsys, "--isolated", "fixtures/incident_fixed")
     assert "warning" not in err
+
+
+REFUSAL = """
+    import torch
+
+    class Dev:
+        def __init__(self, size: int, layer_num: int):
+            DEVICE_RAISE
+            self.size = size
+            self.kv_buffer = [torch.zeros((size, 64), dtype=torch.uint8) for _ in range(layer_num)]
+
+    class BaseHost:
+        def __init__(self, pool: Dev, capacity: int):
+            HOST_RAISE
+            self.size = capacity
+
+    class Host(BaseHost):
+        def __init__(self, pool: Dev, capacity: int):
+            super().__init__(pool, capacity)
+            self.kv_buffer = torch.zeros((len(pool.kv_buffer), capacity, 64), dtype=torch.uint8)
+
+    def build(pool: Dev):
+        return Host(pool, capacity=pool.size)
+"""
+
+
+@pytest.mark.parametrize(
+    ("device_raise", "host_raise", "reason"),
+    [
+        ("pass", 'raise NotImplementedError("no host for it")', coverage.REFUSED),
+        ('raise NotImplementedError("no such pool")', "pass", coverage.INFEASIBLE),
+    ],
+    ids=["host-base-refuses", "device-refuses"],
+)
+def test_a_pair_the_host_refuses_is_told_from_one_no_point_accepts(
+    tmp_path, device_raise, host_raise, reason
+):
+    """A raise in the host's constructor (here its base class's) at every point: the code does
+    not build the pair, said as such; a raise in the device's: no feasible config point."""
+    source = REFUSAL.replace("DEVICE_RAISE", device_raise).replace("HOST_RAISE", host_raise)
+    write_tree(tmp_path, {"kv/__init__.py": "", "kv/pools.py": source})
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    result = audit([tmp_path], settings)
+    [pair] = result.coverage.pairs
+    assert (pair.title, pair.compared, pair.reason) == ("Host <- Dev", False, reason)
+    assert pair.detail.startswith("raises NotImplementedError")
