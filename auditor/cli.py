@@ -494,7 +494,7 @@ def run(argv: list[str] | None = None) -> int:
 def _fails_on_coverage(result, settings, err: TextIO) -> bool:
     """`fail-on-uncompared` / `fail-on-unresolved`: a run that left something unchecked is
     not a pass for teams that ask so; one line on stderr says why it fails."""
-    never = len(result.coverage.never_compared)
+    never = len(result.coverage.uncompared)  # a pair the host refuses is not a pair to compare
     if settings.fail_on_uncompared and (never or not result.coverage.pairs):
         what = (
             f"{never} host/device pair{'s' if never != 1 else ''} never compared"

@@ -129,23 +129,40 @@ class Coverage:
 
     @property
     def never_compared(self) -> list[PairCoverage]:
+        """Every pair not compared, the ones the host refuses included (listed everywhere)."""
         return [pair for pair in self.pairs if not pair.compared]
 
+    @property
+    def refused(self) -> list[PairCoverage]:
+        """Pairs the host's constructor refuses at every config point: the code builds no such
+        pair, so there is no layout to compare; counted apart, never as compared."""
+        return [pair for pair in self.never_compared if pair.reason == REFUSED]
+
+    @property
+    def uncompared(self) -> list[PairCoverage]:
+        """Pairs never compared that the code may build: what a green run must not hide."""
+        return [pair for pair in self.never_compared if pair.reason != REFUSED]
+
     def reasons(self) -> dict[str, int]:
-        """Pairs never compared, counted by reason; most frequent first, then `REASONS` order."""
-        counts = Counter(pair.reason or NOT_EVALUATED for pair in self.never_compared)
+        """Pairs never compared (refused ones apart), counted by reason; most frequent first,
+        then `REASONS` order."""
+        counts = Counter(pair.reason or NOT_EVALUATED for pair in self.uncompared)
         return dict(sorted(counts.items(), key=lambda kv: (-kv[1], REASONS.index(kv[0]))))
 
     def line(self) -> str:
         """The summary line's part: `2 of 17 pairs compared, 15 never (12 no feasible config
-        point, 3 host figures unresolved)`; empty when there is no pair."""
+        point, 3 host figures unresolved)`, then `, 6 refused by the host` when some are (the
+        17 then counts the others); empty when there is no pair."""
         if not self.pairs:
             return ""
-        text = f"{self.compared} of {len(self.pairs)} pairs compared"
-        never = len(self.pairs) - self.compared
+        refused = len(self.refused)
+        text = f"{self.compared} of {len(self.pairs) - refused} pairs compared"
+        never = len(self.uncompared)
         if never:
             grouped = ", ".join(f"{count} {reason}" for reason, count in self.reasons().items())
             text += f", {never} never ({grouped})"
+        if refused:
+            text += f", {refused} {REFUSED}"
         return text
 
     def summary_json(self) -> dict[str, Any]:
@@ -155,7 +172,8 @@ class Coverage:
             "host_pools": self.host_pools,
             "pairs": len(self.pairs),
             "pairs_compared": self.compared,
-            "pairs_never_compared": len(self.pairs) - self.compared,
+            "pairs_never_compared": len(self.uncompared),
+            "pairs_refused_by_host": len(self.refused),
             "never_compared_reasons": self.reasons(),
             "notice": self.notice,
         }
@@ -232,8 +250,7 @@ def refused_by_host(evaluation: Evaluation) -> bool:
         if location is None:
             return False
         if not any(
-            location.path == path and first <= location.line <= last
-            for path, first, last in spans
+            location.path == path and first <= location.line <= last for path, first, last in spans
         ):
             return False
     return True

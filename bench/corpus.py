@@ -91,7 +91,7 @@ def measure(trees: list[Path]) -> dict:
                     buffers[key] = buffers.get(key, True) and figure.resolved
                     if not figure.resolved:
                         why.setdefault(key, " ".join(figure.unknown.reason.split()))
-    compared, not_compared = pairs_compared(result)
+    compared, not_compared, refused = pairs_compared(result)
     in_mem_cache = {k: v for k, v in buffers.items() if "/mem_cache/" in k[0]}
     reasons = Counter(_reason_kind(item.unknown.reason) for item in result.unresolved)
     catalog = result.catalog
@@ -115,6 +115,7 @@ def measure(trees: list[Path]) -> dict:
             if "/mem_cache/" in path
         ],
         "pairs_compared": compared,
+        "pairs_refused": refused,
         "pairs_not_compared": not_compared,
         "findings": dict(Counter(f.code for f in result.findings)),
         "finding_lines": [f"{f.location}: {f.code} {f.message}" for f in result.findings],
@@ -124,51 +125,15 @@ def measure(trees: list[Path]) -> dict:
     }
 
 
-def pairs_compared(result) -> tuple[int, list[str]]:
-    """How many host/device pairs had at least one feasible config point where a host buffer
-    and its device counterpart both measured; and, for the others, why not."""
-    from auditor.checks.la001_buffer_size_mismatch import device_counterpart
-    from auditor.settings import load_settings
-
-    settings = load_settings(None)
-
-    def key(host, device, site) -> tuple:
-        return (host.qualname, device.qualname, site.signature() if site is not None else None)
-
-    by_key = {key(e.host, e.device, e.site): e for e in result.evaluations if e.host is not None}
-    compared, missing = 0, []
-    for pair in result.catalog.pairs if result.catalog else []:
-        evaluation = by_key.get(key(pair.host, pair.device, pair.site))
-        why = "not evaluated"
-        if evaluation is not None:
-            why = _not_compared(evaluation, settings, device_counterpart)
-        if why is None:
-            compared += 1
-        else:
-            missing.append(f"{pair.host.name} <- {pair.device.name} ({pair.evidence[:60]}): {why}")
-    return compared, missing
-
-
-def _not_compared(evaluation, settings, device_counterpart) -> str | None:
-    """None when the evaluation compared a buffer at some point, else why not."""
-    if not evaluation.feasible:
-        first = evaluation.points[0] if evaluation.points else None
-        skipped = first and (first.infeasible or first.failure)
-        reason = getattr(skipped, "reason", "no config point")
-        return "no feasible config point: " + " ".join(str(reason).split())[:160]
-    for point in evaluation.feasible:
-        for name, figure in point.host.items():
-            other = device_counterpart(name, point.device, settings)
-            if other is not None and figure.resolved and other.resolved:
-                return None
-    for point in evaluation.feasible:
-        for figure in point.host.values():
-            if not figure.resolved:
-                return "host unresolved: " + " ".join(figure.unknown.reason.split())[:160]
-        for figure in point.device.values():
-            if not figure.resolved:
-                return "device unresolved: " + " ".join(figure.unknown.reason.split())[:160]
-    return "no host buffer has a device counterpart"
+def pairs_compared(result) -> tuple[int, list[str], int]:
+    """How many host/device pairs were compared (auditor/coverage.py, as every report counts
+    them); for the others, why not; and how many the host refuses at every point."""
+    coverage = result.coverage
+    missing = [
+        f"{pair.title} ({pair.pairing[:60]}): {' '.join(pair.why.split())[:200]}"
+        for pair in coverage.never_compared
+    ]
+    return coverage.compared, missing, len(coverage.refused)
 
 
 def _reason_kind(reason: str) -> str:
@@ -204,11 +169,11 @@ def _percent(part: int, whole: int) -> str:
 
 def table(rows: list[dict]) -> str:
     header = (
-        "| release | files | device / host pools | pairs | pairs compared "
+        "| release | files | device / host pools | pairs | pairs compared | refused by the host "
         "| buffers resolved at every point "
         "| mem_cache buffers resolved | mem_cache pools built at no point | findings | wall "
         "| peak RSS |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n"
     )
     lines = []
     for row in rows:
@@ -217,7 +182,9 @@ def table(rows: list[dict]) -> str:
         )
         lines.append(
             f"| {row['version']} | {row['files']} | {row['device_pools']} / {row['host_pools']} "
-            f"| {row['pairs']} | {_percent(row.get('pairs_compared', 0), row['pairs'])} "
+            f"| {row['pairs']} "
+            f"| {_percent(row.get('pairs_compared', 0), row['pairs'] - row.get('pairs_refused', 0))} "
+            f"| {row.get('pairs_refused', 0)} "
             f"| {_percent(row['resolved'], row['buffers'])} "
             f"| {_percent(row['mem_cache_resolved'], row['mem_cache_buffers'])} "
             f"| {len(row['mem_cache_infeasible'])} | {findings} "

@@ -32,7 +32,8 @@ FIXTURE = "fixtures/never_compared"
 RAISES = "MHATokenToKVPoolHost <- MHATokenToKVPool"
 UNRESOLVED = "MLATokenToKVPoolHost <- MLATokenToKVPool"
 COMPARED = "MLATokenToKVPoolPinnedHost <- MLATokenToKVPool"
-LINE = "1 of 3 pairs compared, 2 never (1 refused by the host, 1 host figures unresolved)"
+# the pair the host refuses at every point is no pair to compare: counted apart
+LINE = "1 of 2 pairs compared, 1 never (1 host figures unresolved), 1 refused by the host"
 SCHEMA_FILE = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 
 
@@ -62,7 +63,9 @@ def test_each_pair_has_its_points_and_reason(result):
     assert "host_row_width" in unresolved.detail
     assert (compared.points_compared, compared.points_feasible, compared.reason) == (8, 8, None)
     assert result.coverage.compared == 1
-    assert result.coverage.reasons() == {coverage.REFUSED: 1, coverage.HOST_UNRESOLVED: 1}
+    assert result.coverage.reasons() == {coverage.HOST_UNRESOLVED: 1}
+    assert [p.title for p in result.coverage.refused] == [RAISES]
+    assert len(result.coverage.never_compared) == 2  # both listed everywhere
     assert result.coverage.line() == LINE
     assert result.coverage.notice is None
 
@@ -187,10 +190,10 @@ def test_json_has_findings_coverage_and_summary(result):
     assert (summary["pairs"], summary["pairs_compared"], summary["pairs_never_compared"]) == (
         3,
         1,
-        2,
+        1,
     )
+    assert summary["pairs_refused_by_host"] == 1
     assert summary["never_compared_reasons"] == {
-        "refused by the host": 1,
         "host figures unresolved": 1,
     }
     assert summary["notice"] is None and summary["unresolved"] == len(result.unresolved)
@@ -210,7 +213,8 @@ def test_github_job_summary_lists_the_pairs_never_compared(result, tmp_path):
     ]
     assert len(rows) == 2
     assert any(
-        "MHATokenToKVPoolHost &lt;- MHATokenToKVPool" in r and "refused by the host" in r for r in rows
+        "MHATokenToKVPoolHost &lt;- MHATokenToKVPool" in r and "refused by the host" in r
+        for r in rows
     )
     assert not any(COMPARED.split(" <- ")[0] in r for r in rows)
 
@@ -225,8 +229,9 @@ def test_sarif_run_properties_carry_the_coverage(result):
     assert (properties["pairs"], properties["pairsCompared"], properties["pairsNeverCompared"]) == (
         3,
         1,
-        2,
+        1,
     )
+    assert properties["pairsRefusedByHost"] == 1
     assert sorted(f"{p['host']} <- {p['device']}" for p in properties["neverCompared"]) == sorted(
         [RAISES, UNRESOLVED]
     )
@@ -257,7 +262,7 @@ def test_fail_on_uncompared_exits_1(capsys, chdir_repo):
     assert code == 0  # off by default: no finding
     code, _, err = run(capsys, "--isolated", "--fail-on-uncompared", FIXTURE)
     assert code == 1
-    assert "failing: 2 host/device pairs never compared (fail-on-uncompared)" in err
+    assert "failing: 1 host/device pair never compared (fail-on-uncompared)" in err
     code, _, _ = run(capsys, "--isolated", "--fail-on-uncompared", "--exit-zero", FIXTURE)
     assert code == 0
 
