@@ -77,7 +77,7 @@ def build(
     """Instantiate a class as evaluate.py does: constructor parameters named in `values` are
     bound to lazily read config values; others take their defaults (or `kwargs`)."""
     cls = find_class(index, class_name)
-    values = dict(values or {})
+    values = ours(values or {})
     arguments: dict[str, Any] = {
         name: ConfigDependency(name) for name in parameter_names(cls) if name in values
     }
@@ -96,7 +96,7 @@ def module_value(
     limits: Limits = DEFAULT_LIMITS,
 ) -> Any:
     """The value of a module-level name, as audited code importing it would see it."""
-    interpreter = Interpreter(index, ConfigPoint(dict(values or {})), limits)
+    interpreter = Interpreter(index, ConfigPoint(ours(values or {})), limits)
     return interpreter.module_attribute(index.modules[module], name, Location("<test>", 1))
 
 
@@ -150,3 +150,14 @@ def real_torch(value: object) -> object:
 def real_values(values: dict[str, Any]) -> dict[str, Any]:
     """A config point's values with every dtype made a real torch dtype."""
     return {name: real_torch(value) for name, value in values.items()}
+
+
+def ours(values: dict[str, Any]) -> dict[str, Any]:
+    """Config values as the auditor holds them: a real torch dtype (tests write them so) made
+    the interpreter's dtype value of that name (auditor/dtypes.py)."""
+    return {name: dtypes.from_torch(value) for name, value in values.items()}
+
+
+def our_dtype(real: Any) -> Any:
+    """The interpreter's dtype value for a real torch dtype: `is`-comparable with its results."""
+    return dtypes.from_torch(real)

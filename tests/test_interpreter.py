@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from helpers import assert_unknown, build, build_index, evaluate, module_value, nbytes
+from helpers import (
+    assert_unknown,
+    build,
+    build_index,
+    evaluate,
+    module_value,
+    nbytes,
+    our_dtype,
+)
 
 from auditor.dtypes import torch_module
 from auditor.interpret.control import Infeasible
@@ -210,7 +218,7 @@ def test_equality_membership_and_identity_on_torch_dtypes(tmp_path, dtype, bf16,
     assert built["eq"] is bf16 and built["ne"] is (not bf16)
     assert built["is_"] is bf16 and built["is_not"] is (not bf16)
     assert built["fp8"] is fp8 and built["not_fp8"] is (not fp8)
-    assert built["store_dtype"] is store
+    assert built["store_dtype"] is our_dtype(store)
 
 
 def test_dtype_facts_come_from_torch(tmp_path):
@@ -240,9 +248,9 @@ def test_dtype_aliases_resolve_to_the_same_torch_dtype(tmp_path):
             """
         },
     )
-    assert module_value(index, "m", "A") is torch.float16
-    assert module_value(index, "m", "B") is torch.bfloat16
-    assert module_value(index, "m", "C") is torch.float32
+    assert module_value(index, "m", "A") is our_dtype(torch.float16)
+    assert module_value(index, "m", "B") is our_dtype(torch.bfloat16)
+    assert module_value(index, "m", "C") is our_dtype(torch.float32)
 
 
 # ---- arithmetic ----------------------------------------------------------------------------
@@ -607,9 +615,9 @@ def test_class_attributes_through_self_a_named_class_and_another_object(tmp_path
     assert device["via_self"] == 132
     host = build(index, "Host", kwargs={"device_pool": device.instance})
     assert host["via_object"] == 128
-    assert host["via_object_dtype"] is torch.float16
+    assert host["via_object_dtype"] is our_dtype(torch.float16)
     assert host["via_class"] == 192
-    assert host["via_subclass"] is torch.float16
+    assert host["via_subclass"] is our_dtype(torch.float16)
 
 
 def test_instance_attribute_shadows_the_class_attribute(tmp_path):

@@ -37,7 +37,7 @@ def test_a_finding_names_the_model_dimensions_behind_its_figures(
     # the device's 256 B is index_head_dim (128) x bfloat16: the 128 is named
     assert "index_head_dim=128" in lines[1] and "kv_lora_rank=512" in lines[1]
     code, out, _ = _run(capsys, "--isolated", "--no-cache", "--output-format", "json", INCIDENT)
-    (finding,) = json.loads(out)
+    (finding,) = json.loads(out)["findings"]
     assert finding["model_dimensions"]["index_head_dim"] == 128
     assert finding["config"] == {"dtype": "bfloat16", "index_k_dtype": "bfloat16", "page_size": 1}
 
@@ -68,7 +68,7 @@ def test_long_pairing_evidence_is_shortened_in_text_and_whole_in_json() -> None:
     assert pairing.endswith("… (whole in --output-format json)")
     out = io.StringIO()
     json_report.render(result, out)
-    assert json.loads(out.getvalue())[0]["pairing"] == long
+    assert json.loads(out.getvalue())["findings"][0]["pairing"] == long
 
 
 def test_explain_knows_e902(capsys: pytest.CaptureFixture[str]) -> None:

@@ -101,7 +101,11 @@ def test_files_not_deriving_are_left_out(text):
     assert not BaseNames().needs_check(0, source(text), {b"KVPool"})
 
 
-FIXTURES = sorted(p for p in (REPO / "fixtures").iterdir() if p.is_dir())
+# The pool fixtures: the vLLM ones hold no pool class (their engine stage reads its specs
+# itself, auditor/engines/vllm.py), so the outline rule rightly keeps none of their files.
+FIXTURES = sorted(
+    p for p in (REPO / "fixtures").iterdir() if p.is_dir() and not p.name.startswith("vllm_")
+)
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=[p.name for p in FIXTURES])

@@ -36,7 +36,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 def findings_of(path: str) -> tuple[int, list[dict]]:
     done = run_cli(path, "--output-format", "json")
     assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(done.stdout)
+    return done.returncode, json.loads(done.stdout)["findings"]
 
 
 def test_buggy_alignment_is_reported_at_the_recomputation() -> None:
@@ -118,7 +118,7 @@ def test_ignoring_la201_silences_it() -> None:
 
 def findings_of_with(path: str, *extra: str) -> tuple[int, list[dict]]:
     done = run_cli(path, "--output-format", "json", *extra)
-    return done.returncode, json.loads(done.stdout)
+    return done.returncode, json.loads(done.stdout)["findings"]
 
 
 def test_without_mla_models_the_bug_does_not_show(tmp_path: Path) -> None:
@@ -192,7 +192,7 @@ def test_a_cached_rerun_sees_a_new_recomputation(tmp_path: Path) -> None:
             text=True,
             timeout=300,
         )
-        return json.loads(done.stdout)
+        return json.loads(done.stdout)["findings"]
 
     assert run() == []
     extra.write_text(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
-from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text
+from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text, demanded_text
 from auditor.evaluation.matrix import describe_value, json_value
 from auditor.evaluation.measure import BufferFigure
 from auditor.settings import Settings
@@ -147,6 +147,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             f"at {where} ({len(cases)} of {len(feasible)} config points)"
             + ("; figures differ between points" if varies else "")
             + (f"; holds for any {', '.join(evaluation.free)}" if evaluation.free else "")
+            + demanded_text(evaluation)
             + assumed_text([p for p, _, _ in cases])
         )
         findings.append(

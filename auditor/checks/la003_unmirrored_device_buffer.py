@@ -10,7 +10,7 @@ from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Finding, Side
 from auditor.checks.la001_buffer_size_mismatch import _describe as describe
 from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
-from auditor.evaluation.evaluate import Evaluation, assumed_text
+from auditor.evaluation.evaluate import Evaluation, assumed_text, demanded_text
 from auditor.evaluation.matrix import json_value
 from auditor.frontend.index import ClassInfo
 from auditor.pairing.declared import is_declared
@@ -154,6 +154,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
             f"mirror copies: {figure.arithmetic}; {hosts} {verb} {copied} only; "
             f"at {shown} ({len(found)} of {sum(len(e.feasible) for e in mirrors)} config points)"
             + (f"; holds for any {', '.join(evaluation.free)}" if evaluation.free else "")
+            + demanded_text(evaluation)
             + assumed_text([p for _, p, _ in found])
         )
         findings.append(

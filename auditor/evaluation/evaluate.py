@@ -65,6 +65,9 @@ class Evaluation:
     reads: frozenset[str] = frozenset()
     # parameters nothing gives a value that the figures hold for any value of (sampled)
     free: list[str] = field(default_factory=list)
+    # values tried beyond the matrix because no point of it was feasible and the code compares
+    # the dimension with them (`assert page_size == 128`): {name: values}
+    demanded: dict[str, tuple] = field(default_factory=dict)
 
     @property
     def feasible(self) -> list[PointResult]:
@@ -91,6 +94,7 @@ class PoolEvaluator:
         self.settings = settings
         self.limits = limits
         self.roles = roles if roles is not None else RoleBook(index, settings)
+        self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
 
     def _arguments(self, cls: ClassInfo, values: dict[str, Any], device: Instance | None) -> dict:
         kwargs: dict[str, Any] = {}
@@ -252,6 +256,7 @@ class PoolEvaluator:
             except RecursionError:
                 result.failure = Unknown("audited code nests too deeply", device_cls.location)
             reads |= point.reads
+            self.demands |= point.demands
             if result.infeasible is not None or result.failure is not None:
                 return result, reads
         result.device = measure(
@@ -291,7 +296,20 @@ class PoolEvaluator:
             COUNTERS.points += 1
             return reads
 
+        self.demands = set()
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
+        demanded: dict[str, list[Any]] = {}
+        for _ in range(DEMAND_ROUNDS):  # values the code demands, when the matrix has none
+            if truncated or any(r.infeasible is None and r.failure is None for r in results):
+                break
+            extra = demanded_values(dims, self.demands)
+            if not extra:
+                break
+            for name, values in extra.items():
+                dims[name] = replace(dims[name], values=dims[name].values + tuple(values))
+                demanded.setdefault(name, []).extend(values)
+            self.demands = set()
+            points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         # `explore` may re-key points when new dimensions appear; keep the last result per point
         by_key: dict[tuple, PointResult] = {}
         for result in results:
@@ -313,7 +331,38 @@ class PoolEvaluator:
             site,
             reads=frozenset(read & set(dims)),
             free=free,
+            demanded={name: tuple(values) for name, values in demanded.items()},
         )
+
+
+DEMAND_ROUNDS = 3  # a value demanded may lead to code demanding another (page size, then layout)
+DEMANDED_PER_DIMENSION = 4
+
+
+def demanded_text(evaluation: Evaluation) -> str:
+    """`; page_size=128, layout=page_first: values the code demands ...` for a finding, or ""."""
+    if not evaluation.demanded:
+        return ""
+    shown = ", ".join(
+        f"{name}={'/'.join(str(v) for v in values)}" for name, values in evaluation.demanded.items()
+    )
+    return f"; {shown}: values the code demands (no point of the matrix is accepted)"
+
+
+def demanded_values(dims: dict[str, Dimension], demands: set[tuple[str, Any]]) -> dict:
+    """The literals the code compared a dimension's value with, not yet among its values (of
+    its type; a free parameter's samples are left alone): `{name: [values]}`, a few each."""
+    extra: dict[str, list[Any]] = {}
+    for name, literal in sorted(demands, key=lambda d: (d[0], repr(d[1]))):
+        dim = dims.get(name)
+        if dim is None or dim.free or not dim.values or literal in dim.values:
+            continue
+        if type(literal) is not type(dim.values[0]):
+            continue
+        values = extra.setdefault(name, [])
+        if len(values) < DEMANDED_PER_DIMENSION:
+            values.append(literal)
+    return extra
 
 
 def settle_free(

@@ -231,11 +231,34 @@ def _boolean(interp: Interpreter, node: cst.BooleanOperation, frame: Frame) -> A
     return left if verdict else interp.eval(node.right, frame)
 
 
+_LITERAL_NODES = (cst.Integer, cst.SimpleString)
+_EQUALITY = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
+_MEMBERSHIP = (cst.In, cst.NotIn)
+
+
+def _note_literals(interp: Interpreter, left_node, left, operator, right_node, right) -> None:
+    """Tell the config point which literals a value is compared with (ConfigPoint.demands)."""
+    if isinstance(operator, _EQUALITY):
+        if isinstance(right_node, _LITERAL_NODES):
+            interp.point.compared_with_literal(left, right)
+        elif isinstance(left_node, _LITERAL_NODES):
+            interp.point.compared_with_literal(right, left)
+    elif isinstance(operator, _MEMBERSHIP) and isinstance(right, (tuple, list, frozenset)):
+        if isinstance(right_node, (cst.Tuple, cst.List, cst.Set)) and all(
+            isinstance(e.value, _LITERAL_NODES) for e in right_node.elements
+        ):
+            for literal in right:
+                interp.point.compared_with_literal(left, literal)
+
+
 def _comparison(interp: Interpreter, node: cst.Comparison, frame: Frame) -> Any:
     left = interp.eval(node.left, frame)
+    left_node = node.left
     result: Any = True
     for target in node.comparisons:
         right = interp.eval(target.comparator, frame)
+        _note_literals(interp, left_node, left, target.operator, target.comparator, right)
+        left_node = target.comparator
         outcome = interp.compare(type(target.operator), left, right, _location(frame, node))
         if is_unknown(outcome):
             return outcome

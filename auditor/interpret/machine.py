@@ -47,12 +47,25 @@ class ConfigPoint:
     def __init__(self, values: dict[str, Any]) -> None:
         self.values = dict(values)
         self.reads: set[str] = set()
+        self.demands: set[tuple[str, Any]] = set()  # (dimension, literal) compared with it
         # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
         self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
 
     def read(self, name: str) -> Any:
         self.reads.add(name)
         return self.values[name]
+
+    def compared_with_literal(self, value: Any, literal: Any) -> None:
+        """`page_size == 128`, `layout != "page_first"`: a value equal to this point's value of
+        a dimension the code read, compared with a literal of its type. The literal is a value the code
+        may demand (evaluate.py tries it when no point of the matrix is feasible)."""
+        kind = type(literal)
+        if kind is not type(value) or kind not in (int, str) or value == literal:
+            return
+        for name in self.reads:  # a dimension the code read, holding that value
+            own = self.values[name]
+            if type(own) is kind and own == value:
+                self.demands.add((name, literal))
 
 
 class ModuleState:
