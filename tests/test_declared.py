@@ -259,6 +259,34 @@ def test_a_device_buffer_indexing_more_slots_than_tokens_is_unresolved(tmp_path:
     assert any("device buffer holds 2 x the declared 132 B per pool token" in r for r in reasons)
 
 
+def test_a_device_buffer_whose_dtype_widened_is_reported_not_taken_for_slots(
+    tmp_path: Path,
+) -> None:
+    """The incident's class: the device's fp8 rows (132 B with scales) turn bf16 while the
+    declared layout stays uint8. Twice the declared bytes per token, but because each element
+    is twice as wide, not because more slots are indexed: LA001, 132 against 264."""
+    import shutil
+
+    root = tmp_path / "tree"
+    shutil.copytree(
+        Path(__file__).resolve().parent.parent / "fixtures" / "dsa_declared_fixed", root
+    )
+    cache = root / "sglang/srt/mem_cache/index_key_cache.py"
+    source = cache.read_text()
+    old = "            dtype = pool.index_k_with_scale_buffer_dtype\n"
+    assert source.count(old) == 1
+    cache.write_text(source.replace(old, "            dtype = torch.bfloat16\n"))
+    result = audit([root], load_settings(None))
+    figures = {
+        (f.host.bytes_per_token, f.device.bytes_per_token)
+        for f in result.findings
+        if f.code == "LA001"
+    }
+    assert (132, 264) in figures, [f.message for f in result.findings]
+    reasons = {u.unknown.reason for u in result.unresolved}
+    assert not any("may index other slots" in r for r in reasons), reasons
+
+
 def test_one_declared_size_for_several_buffers_is_unresolved_not_compared(tmp_path: Path) -> None:
     files = {
         "pool.py": """

@@ -19,7 +19,7 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.dtypes import dtype_name, is_dtype
+from auditor.dtypes import dtype_by_name, dtype_name, is_dtype
 from auditor.engines import HostDeclarations, host_declarations
 from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
 from auditor.evaluation.matrix import dimensions
@@ -237,6 +237,8 @@ def _slot_check(declared: BufferFigure, device: BufferFigure) -> BufferFigure:
     its index-K by host slots: `index_buf_size = size * host_to_device_ratio`). Per slot the
     two may agree; that is not followed, so such a pair is unresolved rather than reported."""
     size, held = declared.bytes_per_token_per_layer, device.bytes_per_token_per_layer
+    if _dtype_widened(declared, device, size, held):
+        return declared  # the element type changed, not the slots: compared (the incident)
     if size and held and held != size and held % size == 0:
         return BufferFigure(
             declared.name,
@@ -248,6 +250,17 @@ def _slot_check(declared: BufferFigure, device: BufferFigure) -> BufferFigure:
             ),
         )
     return declared
+
+
+def _dtype_widened(declared: BufferFigure, device: BufferFigure, size, held) -> bool:
+    """The device buffer's element is that many times wider than the declared layout's (bf16
+    rows against a declared uint8 layout: 264 against 132): the multiple is the dtype's."""
+    if not (size and held and declared.dtype and device.dtype):
+        return False
+    ours, theirs = dtype_by_name(declared.dtype), dtype_by_name(device.dtype)
+    if ours is None or theirs is None or ours.itemsize == theirs.itemsize:
+        return False
+    return held * ours.itemsize == size * theirs.itemsize
 
 
 class DeclaredEvaluation(Evaluation):
