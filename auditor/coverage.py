@@ -236,24 +236,10 @@ def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> Evaluatio
 
 def refused_by_host(evaluation: Evaluation) -> bool:
     """Every config point was refused by a `raise` or `assert` inside the host class (or an
-    in-tree base of it), after the device pool was built: the code does not build this pair,
-    rather than the audit missing a configuration it would accept."""
-    host = evaluation.host
-    if host is None or not evaluation.points:
-        return False
-    spans = []
-    for cls in host.mro():
-        where = cls.module.parsed.location(cls.node)
-        spans.append((where.path, where.line, where.end_line or where.line))
-    for point in evaluation.points:
-        location = point.infeasible.location if point.infeasible is not None else None
-        if location is None:
-            return False
-        if not any(
-            location.path == path and first <= location.line <= last for path, first, last in spans
-        ):
-            return False
-    return True
+    in-tree base of it), after the device pool was built (`PointResult.refused_by_host`): the
+    code does not build this pair, rather than the audit missing a configuration it accepts."""
+    points = evaluation.points
+    return evaluation.host is not None and bool(points) and all(p.refused_by_host for p in points)
 
 
 def pair_location(pair: Pair) -> Location:

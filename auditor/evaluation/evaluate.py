@@ -48,6 +48,8 @@ class PointResult:
     assumed: list[str] = field(default_factory=list)
     # the host parameters the code passed, when the site was run to its call (site_run.py)
     passed: list[str] | None = None
+    # the point was refused by a raise in the host's own constructor (or an in-tree base's)
+    refused_by_host: bool = False
 
 
 @dataclass
@@ -232,9 +234,11 @@ class PoolEvaluator:
             full.update({name: layers for name in layer_names})
             point = ConfigPoint(full)
             interpreter = Interpreter(self.index, point, self.limits, state)
+            device_built = False
             try:
                 device = self._build(device_cls, interpreter, full)
                 device_builds.append((device, tokens, layers))
+                device_built = True
                 if site is not None:
                     host = self._site_host(site, interpreter, full, device, result)
                     if isinstance(host, Instance):
@@ -249,6 +253,9 @@ class PoolEvaluator:
                             result.assumed.append(why)
             except Infeasible as signal:
                 result.infeasible = signal
+                result.refused_by_host = (
+                    device_built and host_cls is not None and _within(signal.location, host_of)
+                )
             except BudgetExceeded as signal:
                 result.failure = Unknown(signal.reason, signal.location)
             except NotCompared as signal:
@@ -333,6 +340,19 @@ class PoolEvaluator:
             free=free,
             demanded={name: tuple(values) for name, values in demanded.items()},
         )
+
+
+def _within(location: Any, cls: ClassInfo) -> bool:
+    """Whether a location lies in the class or one of its in-tree bases."""
+    if location is None:
+        return False
+    for klass in cls.mro():
+        where = klass.module.parsed.location(klass.node)
+        if where.path == location.path and where.line <= location.line <= (
+            where.end_line or where.line
+        ):
+            return True
+    return False
 
 
 DEMAND_ROUNDS = 3  # a value demanded may lead to code demanding another (page size, then layout)
