@@ -24,6 +24,15 @@ MLA_HOST = "mem_cache/pool_host/mla.py"
 MHA_HOST = "mem_cache/pool_host/mha.py"
 DSA_HOST = "mem_cache/pool_host/dsa.py"
 DEVICE = "mem_cache/memory_pool.py"
+# pool_host/mha.py between the MHA host's two refusals of an FP4 record
+FP4_REFUSALS = """ != KVScaleLayout.MXFP8_INTERLEAVED
+            ):
+                raise ValueError(
+                    f"{pool_label}: MHA host transfers do not support "
+                    f"KV scale layout {info.scales.layout.value!r}."
+                )
+            info.validate()
+"""
 
 
 @dataclass(frozen=True)
@@ -92,10 +101,15 @@ MUTATIONS = [
         (132, 264),
     ),
     Mutation(
+        # both refusals go: the scale layout, and the pointer tables FP4 pools never build
         "MHA host stops refusing FP4 records: their scales are not mirrored",
         MHA_HOST,
-        "                info.scales is not None\n                and info.scales.layout",
-        "                False\n                and info.scales.layout",
+        "                info.scales is not None\n                and info.scales.layout"
+        + FP4_REFUSALS
+        + "            if info.transfer_buffers is None and (\n",
+        "                False\n                and info.scales.layout"
+        + FP4_REFUSALS
+        + "            if False and (\n",
         "LA003",
         "MHATokenToKVPoolHost",
         "MHATokenToKVPoolFP4",

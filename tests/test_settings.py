@@ -38,7 +38,11 @@ def test_bundled_sglang_pack_is_the_default():
     assert torch.float8_e4m3fn in settings.default_dtypes
     assert settings.matrix["index_k_dtype"] == [torch.float8_e4m3fn, torch.bfloat16]
     assert settings.matrix["page_size"] == [1, 64]
-    assert settings.buffer_map == {"kv_buffer": ["k_buffer", "v_buffer"]}
+    assert settings.buffer_map == {
+        "kv_buffer": ["k_buffer", "v_buffer"],
+        "k_scale_host": ["k_scale_buffer"],  # SGLang 0.5.23's MXFP8 host
+        "v_scale_host": ["v_scale_buffer"],
+    }
     assert settings.select is None and settings.ignore == [] and settings.config_file is None
     assert selected(settings) == ["LA001", "LA002", "LA003", "LA100", "LA201"]
 
