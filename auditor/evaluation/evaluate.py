@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor.engines import post_build_hooks
+from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
 from auditor.evaluation.matrix import Dimension, dimensions, explore, parameter_names
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
 from auditor.evaluation.roles import RoleBook
-from auditor.evaluation.site_run import run_parameters, run_site, runnable
+from auditor.evaluation.site_run import OtherHost, run_parameters, run_site, runnable
 from auditor.evaluation.size_claims import claimed_size
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
@@ -97,6 +98,8 @@ class PoolEvaluator:
         self.limits = limits
         self.roles = roles if roles is not None else RoleBook(index, settings)
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
+        self.point_demands: set[tuple[str, Any]] = set()  # of the point running
+        self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
 
     def _arguments(self, cls: ClassInfo, values: dict[str, Any], device: Instance | None) -> dict:
         kwargs: dict[str, Any] = {}
@@ -178,9 +181,10 @@ class PoolEvaluator:
         values: dict,
         device: Instance,
         result: PointResult,
-    ) -> Any:
+    ) -> tuple[Any, tuple | None]:
         """The host as the site builds it: through the function holding the call when it can
-        be run to it (site_run.py), else from the call's arguments as written."""
+        be run to it (site_run.py), else from the call's arguments as written; with, when it
+        was run, the config reads and demands up to the call (SiteRun.reached)."""
         if runnable(site):
             inferred = self.roles.inferred(site.host)
             varied = (inferred.tokens,) if inferred is not None and inferred.tokens else ()
@@ -190,12 +194,12 @@ class PoolEvaluator:
                 for branch in run.branches:
                     if branch not in result.assumed:
                         result.assumed.append(branch)
-                return run.host
+                return run.host, run.reached
         arguments = self._site_arguments(site, interpreter, values, device)
         record = arguments.get(site.device_parameter) if site.via_record else None
         if is_unknown(record):  # what the host would be built from is not known: no host
             raise NotCompared(f"the record passed at {site.where()} is not known: {record.reason}")
-        return interpreter.instantiate(site.host, [], arguments, site.location)
+        return interpreter.instantiate(site.host, [], arguments, site.location), None
 
     def run_point(
         self,
@@ -205,6 +209,7 @@ class PoolEvaluator:
         site: ConstructionSite | None = None,
     ) -> tuple[PointResult, set[str]]:
         state = ModuleState()  # module bodies declared once for the five builds of this point
+        self.point_demands = set()
         try:
             return self._run_point(device_cls, host_cls, values, site, state)
         finally:
@@ -228,19 +233,33 @@ class PoolEvaluator:
         reads: set[str] = set()
         result = PointResult(values)
         t3 = t2 + (t2 - t1)  # a fifth build checks that bytes really are linear in tokens
+        call = site.call if site is not None and runnable(site) else None
         for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
             full = dict(values)
             full.update({name: tokens for name in token_names})
             full.update({name: layers for name in layer_names})
+            first = not device_builds
+            if first:  # decided before any host at an earlier evaluation: not run again
+                replay = self._replay(device_cls, call, host_of, full, site)
+                if replay is not None:
+                    result.infeasible, replayed_reads, device_built = replay
+                    result.refused_by_host = (
+                        device_built
+                        and host_cls is not None
+                        and _within(result.infeasible.location, host_of)
+                    )
+                    return result, replayed_reads
+                noted = self.first_builds.recording()
             point = ConfigPoint(full)
             interpreter = Interpreter(self.index, point, self.limits, state)
             device_built = False
+            reached = None
             try:
                 device = self._build(device_cls, interpreter, full)
                 device_builds.append((device, tokens, layers))
                 device_built = True
                 if site is not None:
-                    host = self._site_host(site, interpreter, full, device, result)
+                    host, reached = self._site_host(site, interpreter, full, device, result)
                     if isinstance(host, Instance):
                         _after_build(interpreter, host)
                     host_builds.append((host, tokens, layers))
@@ -256,6 +275,10 @@ class PoolEvaluator:
                 result.refused_by_host = (
                     device_built and host_cls is not None and _within(signal.location, host_of)
                 )
+                if first and not device_built:
+                    self._keep(device_cls, None, full, point, noted, refused=signal)
+                elif first and isinstance(signal, OtherHost):
+                    self._keep(device_cls, call, full, signal.reached, noted, built=signal.built)
             except BudgetExceeded as signal:
                 result.failure = Unknown(signal.reason, signal.location)
             except NotCompared as signal:
@@ -263,7 +286,12 @@ class PoolEvaluator:
             except RecursionError:
                 result.failure = Unknown("audited code nests too deeply", device_cls.location)
             reads |= point.reads
+            self.point_demands |= point.demands
             self.demands |= point.demands
+            if first:
+                self.first_builds.stop_recording(noted)
+                if reached is not None and result.infeasible is None and result.failure is None:
+                    self._keep(device_cls, call, full, reached, noted, built=site.host)
             if result.infeasible is not None or result.failure is not None:
                 return result, reads
         result.device = measure(
@@ -277,6 +305,51 @@ class PoolEvaluator:
             result.host = self.measure_host(host_builds, host_cls)
             result.host_claim = claimed_size(host_builds, host_cls, roles.layers(host_cls))
         return result, reads
+
+    def _replay(
+        self,
+        device_cls: ClassInfo,
+        call: cst.Call | None,
+        host_of: ClassInfo | None,
+        full: dict,
+        site: ConstructionSite | None,
+    ) -> tuple[Infeasible, set[str], bool] | None:
+        """The point's outcome if an earlier evaluation's first build decided it before any
+        host was built (first_builds.py): the device refused it, or the function holding the
+        site builds another host class there. The refusal, the config values read as running
+        it would give, and whether the device was built."""
+        memo = self.first_builds
+        entry = memo.find(memo.key(device_cls, None, full), full)
+        if entry is None and call is not None:
+            entry = memo.find(memo.key(device_cls, call, full), full)
+            if entry is not None and entry.built is host_of:
+                return None  # this pair's host is built here: run it
+        if entry is None:
+            return None
+        memo.replayed(entry)
+        self.point_demands |= entry.demands
+        self.demands |= entry.demands
+        if entry.refused is not None:
+            return entry.refused, set(entry.reads), False
+        name = site.function.rsplit(".", 1)[-1]
+        return OtherHost(name, entry.built, site.host, site.location), set(entry.reads), True
+
+    def _keep(self, device_cls, call, full, read, noted, refused=None, built=None) -> None:
+        """Keep a first build's outcome decided before any host (first_builds.py)."""
+        if isinstance(read, ConfigPoint):
+            reads, demands = frozenset(read.reads), frozenset(read.demands)
+        else:
+            reads, demands = read
+        memo = self.first_builds
+        entry = FirstBuild(
+            tuple((name, full[name]) for name in sorted(reads) if name in full),
+            reads,
+            demands,
+            frozenset(noted),
+            refused,
+            built,
+        )
+        memo.keep(memo.key(device_cls, call, full), entry)
 
     def evaluate(
         self,
@@ -295,12 +368,19 @@ class PoolEvaluator:
                     dims[name] = Dimension(name, tuple(self.settings.matrix[name]))
         results: list[PointResult] = []
         read: set[str] = set()
+        ran: dict[tuple, tuple[PointResult, set[str], set]] = {}  # a later round's repeats
 
         def run(values: dict[str, Any]) -> set[str]:
-            result, reads = self.run_point(device_cls, host_cls, values, site)
+            key = tuple(sorted(values.items(), key=lambda item: item[0]))
+            if key in ran:
+                result, reads, demands = ran[key]
+                self.demands |= demands
+            else:
+                result, reads = self.run_point(device_cls, host_cls, values, site)
+                ran[key] = (result, reads, set(self.point_demands))
+                COUNTERS.points += 1
             results.append(result)
             read.update(reads)
-            COUNTERS.points += 1
             return reads
 
         self.demands = set()

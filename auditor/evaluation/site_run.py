@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor.evaluation.matrix import parameter_names
-from auditor.frontend.index import FunctionInfo
+from auditor.frontend.index import ClassInfo, FunctionInfo
 from auditor.interpret.control import Infeasible, SiteReached
 from auditor.interpret.machine import Interpreter
 from auditor.interpret.values import ClassRef, ConfigDependency, Instance, Unknown, is_unknown
@@ -36,9 +36,23 @@ class SiteRun:
     missed: str | None = None
     branches: list[str] = field(default_factory=list)  # undecided tests taken toward the call
     passed: list[str] = field(default_factory=list)  # host parameters the call passes
+    # the config values read, and literals compared, up to the call (first_builds.py)
+    reached: tuple[frozenset, frozenset] = (frozenset(), frozenset())
 
 
 OTHER_CLASS = " at this point, not "  # the code builds another host class at the call
+
+
+class OtherHost(Infeasible):
+    """The function holding the site builds another host class at this point (a factory's
+    choice): `built`, with the config reads and demands up to the call, as SiteRun.reached."""
+
+    def __init__(
+        self, function: str, built: ClassInfo, host: ClassInfo, location, reached=None
+    ) -> None:
+        super().__init__(f"{function}() builds {built.name}{OTHER_CLASS}{host.name}", location)
+        self.function, self.built = function, built
+        self.reached = reached if reached is not None else (frozenset(), frozenset())
 
 
 def never_built(evaluation: Evaluation) -> bool:
@@ -169,11 +183,11 @@ def _construct(
         return SiteRun(missed=f"the class called is not known: {func.reason}")
     if not isinstance(func, ClassRef):
         return SiteRun(missed=f"the callee is a {type(func).__name__}, not a class")
+    point = interpreter.point
+    read_so_far = (frozenset(point.reads), frozenset(point.demands))
     if func.cls is not site.host:
         name = site.function.rsplit(".", 1)[-1]
-        raise Infeasible(
-            f"{name}() builds {func.cls.name}{OTHER_CLASS}{site.host.name}", site.location
-        )
+        raise OtherHost(name, func.cls, site.host, site.location, read_so_far)
     names = parameter_names(site.host)
     kwargs = dict(reached.kwargs)
     for name, value in zip(names, reached.args):
@@ -194,7 +208,7 @@ def _construct(
         if name in names and name in values:
             kwargs[name] = ConfigDependency(name)
     host = interpreter.instantiate(site.host, [], kwargs, site.location)
-    return SiteRun(host=host, branches=branches, passed=sorted(kwargs))
+    return SiteRun(host=host, branches=branches, passed=sorted(kwargs), reached=read_so_far)
 
 
 def _function_node(site: ConstructionSite) -> cst.FunctionDef | None:
