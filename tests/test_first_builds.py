@@ -122,4 +122,6 @@ def test_a_replayed_point_gives_the_reason_running_it_gives(tree, monkeypatch):
             if point.values.get("kv_cache_dim") == 656:
                 assert reason == "assert kv_cache_dim == 576 fails", reason
             elif point.values.get("page_size") == 1 and evaluation.host.name != "TokenHost":
-                assert reason == f"build() builds TokenHost at this point, not {evaluation.host.name}"
+                assert (
+                    reason == f"build() builds TokenHost at this point, not {evaluation.host.name}"
+                )
