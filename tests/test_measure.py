@@ -316,6 +316,18 @@ def test_measure_needs_four_builds_and_reads_each_count(tmp_path):
         ("self.layers = [torch.zeros(1), torch.zeros(2)]", {"layers"}),
         ("self.nested = [[torch.zeros(1)], [torch.zeros(1)]]", {"nested"}),
         ("self.mixed = [torch.zeros(1), 2]", set()),
+        # one storage under three names (SGLang 0.5.23's Ascend MHA pool): one buffer
+        (
+            "self._hicache_k_buffer = torch.zeros(4); self.k_buffer_tensor = "
+            "self._hicache_k_buffer; self.k_buffer = self._hicache_k_buffer",
+            {"k_buffer"},
+        ),
+        ("self._k = torch.zeros(4); self._kv = self._k", {"_k"}),
+        # two allocations of the same shape are two buffers
+        (
+            "self.k_buffer = torch.zeros(4); self.v_buffer = torch.zeros(4)",
+            {"k_buffer", "v_buffer"},
+        ),
     ],
 )
 def test_buffers_are_the_attributes_holding_tensors(tmp_path, attrs, expected):

@@ -270,8 +270,8 @@ class PoolEvaluator:
                     for why in undecided_raises(host):
                         if why not in result.assumed:
                             result.assumed.append(why)
-            except Infeasible as signal:
-                result.infeasible = signal
+            except Infeasible as signal:  # kept as the plain signal (the cache stores it)
+                result.infeasible = Infeasible(signal.reason, signal.location)
                 result.refused_by_host = (
                     device_built and host_cls is not None and _within(signal.location, host_of)
                 )
@@ -332,7 +332,8 @@ class PoolEvaluator:
         if entry.refused is not None:
             return entry.refused, set(entry.reads), False
         name = site.function.rsplit(".", 1)[-1]
-        return OtherHost(name, entry.built, site.host, site.location), set(entry.reads), True
+        refusal = OtherHost(name, entry.built, site.host, site.location)
+        return Infeasible(refusal.reason, refusal.location), set(entry.reads), True
 
     def _keep(self, device_cls, call, full, read, noted, refused=None, built=None) -> None:
         """Keep a first build's outcome decided before any host (first_builds.py)."""

@@ -94,7 +94,27 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
             if not is_unknown(tensors) and tensors and all(t.view_of in held for t in tensors):
                 continue
             result[name] = tensors
-    return result
+    return _without_aliases(result)
+
+
+def _without_aliases(
+    buffers: dict[str, list[Tensor] | Unknown],
+) -> dict[str, list[Tensor] | Unknown]:
+    """One name per storage: attributes holding the very same tensors (`self.k_buffer =
+    self._hicache_k_buffer`, `self.k_buffer_tensor = self.k_buffer`) are one buffer, kept under
+    the plainest of its names (public before `_private`, then the shortest, then the first
+    assigned), so a storage is neither counted twice nor reported unmirrored under a second
+    name."""
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for name, tensors in buffers.items():
+        if not is_unknown(tensors) and tensors:
+            groups.setdefault(tuple(t.ident for t in tensors), []).append(name)
+    dropped: set[str] = set()
+    for names in groups.values():
+        if len(names) > 1:
+            keep = min(names, key=lambda n: (n.startswith("_"), len(n.lstrip("_"))))
+            dropped.update(n for n in names if n != keep)
+    return {name: value for name, value in buffers.items() if name not in dropped}
 
 
 def count_of(instance: Instance, names: list[str], fallback: int) -> int:
