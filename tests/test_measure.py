@@ -323,6 +323,11 @@ def test_measure_needs_four_builds_and_reads_each_count(tmp_path):
             {"k_buffer"},
         ),
         ("self._k = torch.zeros(4); self._kv = self._k", {"_k"}),
+        # a buffer's name before a shorter one of another kind (0.5.10's NSA host)
+        (
+            "self.index_k_buffer = torch.zeros(4); self.data_refs = self.index_k_buffer",
+            {"index_k_buffer"},
+        ),
         # two allocations of the same shape are two buffers
         (
             "self.k_buffer = torch.zeros(4); self.v_buffer = torch.zeros(4)",

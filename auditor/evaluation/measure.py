@@ -102,9 +102,9 @@ def _without_aliases(
 ) -> dict[str, list[Tensor] | Unknown]:
     """One name per storage: attributes holding the very same tensors (`self.k_buffer =
     self._hicache_k_buffer`, `self.k_buffer_tensor = self.k_buffer`) are one buffer, kept under
-    the plainest of its names (public before `_private`, then the shortest, then the first
-    assigned), so a storage is neither counted twice nor reported unmirrored under a second
-    name."""
+    the plainest of its names (public before `_private`, a buffer's name before another such
+    as `index_k_data_refs`, then the shortest, then the first assigned), so a storage is
+    neither counted twice nor compared under a name the other side does not use."""
     groups: dict[tuple[int, ...], list[str]] = {}
     for name, tensors in buffers.items():
         if not is_unknown(tensors) and tensors:
@@ -112,9 +112,13 @@ def _without_aliases(
     dropped: set[str] = set()
     for names in groups.values():
         if len(names) > 1:
-            keep = min(names, key=lambda n: (n.startswith("_"), len(n.lstrip("_"))))
+            keep = min(names, key=_plainness)
             dropped.update(n for n in names if n != keep)
     return {name: value for name, value in buffers.items() if name not in dropped}
+
+
+def _plainness(name: str) -> tuple[bool, bool, int]:
+    return (name.startswith("_"), not looks_like_buffer(name), len(name.lstrip("_")))
 
 
 def count_of(instance: Instance, names: list[str], fallback: int) -> int:
