@@ -263,6 +263,30 @@ def test_the_location_is_the_allocation_inside_the_pool_classes(tmp_path):
     assert device["v_buffer"].location.line == 11
 
 
+def test_a_storage_named_by_its_views_keeps_its_own_figure(tmp_path):
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+import torch
+
+class Pool:
+    def __init__(self, size, layer_num):
+        self._store = torch.zeros((layer_num, size, 8), dtype=torch.bfloat16)
+        self.k_buffer_tensor = self._store
+        self.k_buffer = [self._store[i].view(-1, 1, 8) for i in range(layer_num)]
+"""
+        },
+    )
+    builds = [
+        (build(index, "Pool", {"size": s, "layer_num": n}).instance, s, n)
+        for s, n in ((10, 2), (20, 2), (10, 3), (20, 3))
+    ]
+    figures = measure(builds, find_class(index, "Pool"), ["size"], ["layer_num"])
+    assert list(figures) == ["k_buffer"]
+    assert figures["k_buffer"].bytes_per_token_per_layer == 16
+
+
 def test_view_as_another_dtype_keeps_the_figure(tmp_path):
     device, _ = figures(
         tmp_path,
@@ -328,6 +352,17 @@ def test_measure_needs_four_builds_and_reads_each_count(tmp_path):
             "self.index_k_buffer = torch.zeros(4); self.data_refs = self.index_k_buffer",
             {"index_k_buffer"},
         ),
+        # views covering one storage entirely are one more name of it (0.5.23's Ascend FIA
+        # mode keeps per-layer `view`s of the contiguous tensor as k_buffer)
+        (
+            "self._h = torch.zeros((2, 4)); self.k_buffer_tensor = self._h; "
+            "self.k_buffer = [self._h[i].view(4) for i in range(2)]",
+            {"k_buffer"},
+        ),
+        # a part of a storage is not another name of it, reshaped or not
+        ("self.kv = torch.zeros((2, 4)); self.k = self.kv[0]", {"kv"}),
+        ("self.kv = torch.zeros((2, 4)); self.k = self.kv[0].view(2, 2)", {"kv"}),
+        ("self.kv = torch.zeros((2, 4)); self.k = self.kv[0].permute(0)", {"kv"}),
         # two allocations of the same shape are two buffers
         (
             "self.k_buffer = torch.zeros(4); self.v_buffer = torch.zeros(4)",

@@ -73,11 +73,12 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
     """Every buffer attribute; one holding only views of tensors another attribute holds
     (`self.k_buffer = self.kv_buffer[0]`) is that storage again and is left out."""
     result: dict[str, list[Tensor] | Unknown] = {}
-    held: set[int] = set()
+    held: dict[int, Tensor] = {}
     for value in instance.attrs.values():
         tensors = None if is_unknown(value) else tensors_of(value)
         if tensors is not None and not is_unknown(tensors):
-            held.update(t.ident for t in tensors if t.view_of is None)
+            held.update((t.ident, t) for t in tensors if t.view_of is None)
+    covering: dict[str, frozenset[int]] = {}  # views naming the whole of some storage
     for name, value in instance.attrs.items():
         if is_unknown(value):
             if looks_like_buffer(name) or isinstance(value, UnknownAllocation):
@@ -92,29 +93,53 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
         tensors = tensors_of(value)
         if tensors is not None:
             if not is_unknown(tensors) and tensors and all(t.view_of in held for t in tensors):
+                bases = _wholly_viewed(tensors, held)
+                if bases:
+                    covering[name] = bases
                 continue
             result[name] = tensors
-    return _without_aliases(result)
+    return _without_aliases(result, covering)
+
+
+def _wholly_viewed(views: list[Tensor], held: dict[int, Tensor]) -> frozenset[int]:
+    """The storages these views cover entirely (FIA's per-layer `buf[i].view(...)` list of all
+    layers), else nothing: a part (`self.k_buffer = self.kv_buffer[0]`) is not another name."""
+    covered: dict[int, int] = {}
+    for view in views:
+        covered[view.view_of] = covered.get(view.view_of, 0) + view.nbytes
+    if any(held[base].nbytes != nbytes for base, nbytes in covered.items()):
+        return frozenset()
+    return frozenset(covered)
 
 
 def _without_aliases(
-    buffers: dict[str, list[Tensor] | Unknown],
+    buffers: dict[str, list[Tensor] | Unknown], covering: dict[str, frozenset[int]]
 ) -> dict[str, list[Tensor] | Unknown]:
     """One name per storage: attributes holding the very same tensors (`self.k_buffer =
     self._hicache_k_buffer`, `self.k_buffer_tensor = self.k_buffer`) are one buffer, kept under
     the plainest of its names (public before `_private`, a buffer's name before another such
     as `index_k_data_refs`, then the shortest, then the first assigned), so a storage is
-    neither counted twice nor compared under a name the other side does not use."""
-    groups: dict[tuple[int, ...], list[str]] = {}
+    neither counted twice nor compared under a name the other side does not use.
+    Views that cover a storage entirely (`covering`) are one more name of it."""
+    groups: dict[frozenset[int], list[str]] = {}
     for name, tensors in buffers.items():
         if not is_unknown(tensors) and tensors:
-            groups.setdefault(tuple(t.ident for t in tensors), []).append(name)
+            groups.setdefault(frozenset(t.ident for t in tensors), []).append(name)
+    renamed: dict[str, str] = {}  # the storage's first holder -> the name it is kept under
     dropped: set[str] = set()
-    for names in groups.values():
-        if len(names) > 1:
-            keep = min(names, key=_plainness)
+    for storage, names in groups.items():
+        views = [name for name, bases in covering.items() if bases == storage]
+        if len(names) + len(views) > 1:
+            keep = min(names + views, key=_plainness)
             dropped.update(n for n in names if n != keep)
-    return {name: value for name, value in buffers.items() if name not in dropped}
+            if keep in views:
+                renamed[names[0]] = keep
+                dropped.discard(names[0])
+    kept: dict[str, list[Tensor] | Unknown] = {}
+    for name, value in buffers.items():
+        if name not in dropped:
+            kept[renamed.get(name, name)] = value
+    return kept
 
 
 def _plainness(name: str) -> tuple[bool, bool, int]:

@@ -96,6 +96,7 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
                 tensor.site,
                 tensor.dims_text,
                 tensor.ident,
+                view_of=tensor.view_of,
                 device=tensor.device,
             )
             if name != "flatten"
@@ -106,6 +107,7 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
                 tensor.site,
                 (),
                 tensor.ident,
+                view_of=tensor.view_of,
                 device=tensor.device,
             )
         )
@@ -170,6 +172,7 @@ def _reinterpret(tensor: Tensor, dtype: Any, ctx: CallContext) -> Any:
         tensor.site,
         tensor.dims_text,
         tensor.ident,
+        view_of=tensor.view_of,
         device=tensor.device,
     )
 
@@ -205,5 +208,6 @@ def _reshape(tensor: Tensor, args: list, ctx: CallContext) -> Any:
         tensor.site,
         tensor.dims_text,
         tensor.ident,
+        view_of=tensor.view_of,
         device=tensor.device,
     )
