@@ -12,7 +12,13 @@ from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
 from auditor.evaluation.matrix import Dimension, dimensions, explore, parameter_names
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
 from auditor.evaluation.roles import RoleBook
-from auditor.evaluation.site_run import OtherHost, run_parameters, run_site, runnable
+from auditor.evaluation.site_run import (
+    OtherHost,
+    other_host,
+    run_parameters,
+    run_site,
+    runnable,
+)
 from auditor.evaluation.size_claims import claimed_size
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
@@ -276,7 +282,8 @@ class PoolEvaluator:
                     device_built and host_cls is not None and _within(signal.location, host_of)
                 )
                 if first and not device_built:
-                    self._keep(device_cls, None, full, point, noted, refused=signal)
+                    seen = (frozenset(point.reads), frozenset(point.demands))
+                    self._keep(device_cls, None, full, seen, noted, refused=signal)
                 elif first and isinstance(signal, OtherHost):
                     self._keep(device_cls, call, full, signal.reached, noted, built=signal.built)
             except BudgetExceeded as signal:
@@ -331,16 +338,22 @@ class PoolEvaluator:
         self.demands |= entry.demands
         if entry.refused is not None:
             return entry.refused, set(entry.reads), False
-        name = site.function.rsplit(".", 1)[-1]
-        refusal = OtherHost(name, entry.built, site.host, site.location)
-        return Infeasible(refusal.reason, refusal.location), set(entry.reads), True
+        reason = other_host(site.function.rsplit(".", 1)[-1], entry.built, site.host)
+        return Infeasible(reason, site.location), set(entry.reads), True
 
-    def _keep(self, device_cls, call, full, read, noted, refused=None, built=None) -> None:
-        """Keep a first build's outcome decided before any host (first_builds.py)."""
-        if isinstance(read, ConfigPoint):
-            reads, demands = frozenset(read.reads), frozenset(read.demands)
-        else:
-            reads, demands = read
+    def _keep(
+        self,
+        device_cls: ClassInfo,
+        call: cst.Call | None,
+        full: dict,
+        seen: tuple[frozenset, frozenset],
+        noted: set[str],
+        refused: Infeasible | None = None,
+        built: ClassInfo | None = None,
+    ) -> None:
+        """Keep a first build's outcome decided before any host (first_builds.py): `seen` is
+        the config names read and the literals compared up to that outcome."""
+        reads, demands = seen
         memo = self.first_builds
         entry = FirstBuild(
             tuple((name, full[name]) for name in sorted(reads) if name in full),

@@ -43,16 +43,20 @@ class SiteRun:
 OTHER_CLASS = " at this point, not "  # the code builds another host class at the call
 
 
+def other_host(function: str, built: ClassInfo, host: ClassInfo) -> str:
+    """Why a point is infeasible for a pair whose site builds another host class there."""
+    return f"{function}() builds {built.name}{OTHER_CLASS}{host.name}"
+
+
 class OtherHost(Infeasible):
     """The function holding the site builds another host class at this point (a factory's
     choice): `built`, with the config reads and demands up to the call, as SiteRun.reached."""
 
     def __init__(
-        self, function: str, built: ClassInfo, host: ClassInfo, location, reached=None
+        self, function: str, built: ClassInfo, host: ClassInfo, location, reached: tuple
     ) -> None:
-        super().__init__(f"{function}() builds {built.name}{OTHER_CLASS}{host.name}", location)
-        self.function, self.built = function, built
-        self.reached = reached if reached is not None else (frozenset(), frozenset())
+        super().__init__(other_host(function, built, host), location)
+        self.built, self.reached = built, reached
 
 
 def never_built(evaluation: Evaluation) -> bool:
