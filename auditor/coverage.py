@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.checks.la001_buffer_size_mismatch import device_counterpart
+from auditor.checks.wording import device_counterpart
 from auditor.location import Location
 
 if TYPE_CHECKING:

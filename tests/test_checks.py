@@ -35,7 +35,7 @@ class Everywhere(Check):
     code, name, summary, explanation, scope = "LA999", "everywhere", "-", "-", Scope.PAIRS
 
     def run(self, context: CheckContext) -> list[Finding]:
-        return [Finding(code=self.code, message="here", location=Location("a.py", 3, 1))]
+        return [Finding(code=self.code, facts="here", location=Location("a.py", 3, 1))]
 
 
 def test_a_new_check_runs_and_its_findings_are_suppressed_like_others(monkeypatch):

@@ -1,4 +1,11 @@
-"""Findings: the facts a check reports, as data every output format renders the same way."""
+"""Findings: the facts a check reports, as data every output format renders the same way.
+
+A finding's message is written from its data: each check states what it found as a `Facts`
+(its figures, names and conditions), whose `sentence()` is the message; LA001 moving a finding to
+the call site whose arguments make the difference is a `SiteNote` on it, not an edit of the text.
+Checks compare findings by that data (LA001 and LA002 report a disagreement reached through
+several pairs once).
+"""
 
 from __future__ import annotations
 
@@ -30,10 +37,33 @@ class Side:
         }
 
 
+class Facts:
+    """What a check found, as data (a frozen dataclass of the check's own); `sentence()` writes
+    it as the finding's message."""
+
+    def sentence(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class SiteNote:
+    """A finding reported at a construction call rather than at the host's formula (LA001):
+    another call of the same host and device classes agrees, and these arguments differ."""
+
+    agreeing: str  # `path:line` of the call that agrees
+    differing: tuple[str, ...]  # each argument that makes the difference, as said
+
+    def sentence(self) -> str:
+        return (
+            f"; the call site's arguments make the difference (the call at {self.agreeing} "
+            "agrees): " + "; ".join(self.differing)
+        )
+
+
 @dataclass(frozen=True)
 class Finding:
     code: str
-    message: str
+    facts: Facts | str  # what the check found; a str is a message as written (tests, plugins)
     location: Location
     host: Side | None = None
     device: Side | None = None
@@ -42,6 +72,13 @@ class Finding:
     points_evaluated: int = 0
     pairing: str = ""
     pairing_detail: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    site_note: SiteNote | None = None  # moved from the host's formula (`host.location`) to a call
+
+    @property
+    def message(self) -> str:
+        """The finding in words, written from its data."""
+        text = self.facts if isinstance(self.facts, str) else self.facts.sentence()
+        return text + (self.site_note.sentence() if self.site_note is not None else "")
 
     def sort_key(self) -> tuple:
         return (

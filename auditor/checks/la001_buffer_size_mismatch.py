@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
-from auditor.checks.findings import Finding, Side
+from auditor.checks.findings import Facts, Finding, Side, SiteNote
+from auditor.checks.wording import device_counterpart, size_text, where
 from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text, demanded_text
-from auditor.evaluation.matrix import describe_value, json_value
+from auditor.evaluation.matrix import json_value
 from auditor.evaluation.measure import BufferFigure
 from auditor.settings import Settings
 
@@ -49,64 +51,39 @@ Derive the host layout from the device pool it mirrors (read its dtype and row s
 """
 
 
-def device_counterpart(
-    name: str, device: dict[str, BufferFigure], settings: Settings
-) -> BufferFigure | None:
-    if name in device:
-        return device[name]
-    mapped = settings.buffer_map.get(name)
-    if not mapped or not all(n in device for n in mapped):
-        return None
-    parts = [device[n] for n in mapped]
-    if not all(p.resolved for p in parts):
-        return next(p for p in parts if not p.resolved)
-    total = sum(p.bytes_per_token_per_layer or 0 for p in parts)
-    arithmetic = " + ".join(f"{p.name} {p.bytes_per_token_per_layer}" for p in parts)
-    return BufferFigure(
-        " + ".join(mapped),
-        parts[0].location,
-        bytes_per_token_per_layer=total,
-        bytes_per_token=sum(p.bytes_per_token for p in parts),
-        dtype=parts[0].dtype,
-        arithmetic=f"{arithmetic} = {total} B/token/layer",
-    )
+@dataclass(frozen=True)
+class SizeDisagreement(Facts):
+    """One host buffer and its device counterpart disagreeing, at the points of one pair."""
 
+    buffer: str
+    host_class: str
+    host_size: tuple[int | None, int]  # bytes per token per layer, per token
+    host_arithmetic: str
+    device_class: str
+    device_buffer: str  # the device buffer, or the `buffer-map` parts joined with " + "
+    device_size: tuple[int | None, int]
+    device_arithmetic: str
+    where: str  # the config points where it shows (wording.where)
+    matching: int  # how many config points it shows at
+    feasible: int  # of how many the pair reaches
+    varies: bool  # the figures differ between those points
+    free: tuple[str, ...]  # free parameters it holds for any value of
+    demanded: str  # evaluate.demanded_text
+    assumed: str  # evaluate.assumed_text
 
-def condition(
-    points: list[dict[str, Any]], matching: list[dict[str, Any]], varied: list[str]
-) -> dict[str, list[Any]] | None:
-    """The fewest `dimension in {values}` facts that pick out exactly `matching` among `points`.
-
-    None when no such description exists (the points are then listed).
-    """
-    if not matching:
-        return None
-    facts: dict[str, list[Any]] = {}
-    for name in varied:
-        values = [point[name] for point in matching]
-        facts[name] = [v for i, v in enumerate(values) if v not in values[:i]]
-
-    def selects(candidate: dict[str, list[Any]]) -> bool:
-        chosen = [p for p in points if all(p[n] in vs for n, vs in candidate.items())]
-        return len(chosen) == len(matching)
-
-    if not selects(facts):
-        return None
-    for name in list(facts):
-        trial = {k: v for k, v in facts.items() if k != name}
-        if selects(trial):
-            facts = trial
-    return facts
-
-
-def _describe(facts: dict[str, list[Any]]) -> str:
-    parts = []
-    for name, values in facts.items():
-        if len(values) == 1:
-            parts.append(f"{name}={describe_value(values[0])}")
-        else:
-            parts.append(f"{name} in {{{', '.join(describe_value(v) for v in values)}}}")
-    return ", ".join(parts)
+    def sentence(self) -> str:
+        name = self.buffer
+        return (
+            f"{name}: host and device disagree, {size_text(*self.host_size)} vs "
+            f"{size_text(*self.device_size)}: host {self.host_class}.{name}: "
+            f"{self.host_arithmetic}; device {self.device_class}.{self.device_buffer}: "
+            f"{self.device_arithmetic}; at {self.where} ({self.matching} of {self.feasible} config "
+            "points)"
+            + ("; figures differ between points" if self.varies else "")
+            + (f"; holds for any {', '.join(self.free)}" if self.free else "")
+            + self.demanded
+            + self.assumed
+        )
 
 
 def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
@@ -129,31 +106,30 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
     for name, cases in sorted(disagreements.items()):
         point, host_figure, device_figure = cases[0]
         selected = [{n: p.values[n] for n in varied} for p, _, _ in cases]
-        facts = condition(all_points, selected, varied)
-        if facts is not None:
-            where = _describe(facts) if facts else "every config point"
-        else:
-            where = _describe({n: [v] for n, v in selected[0].items()}) + (
-                f" and {len(cases) - 1} more points" if len(cases) > 1 else ""
-            )
-        varies = any(
-            not (h.same_size(host_figure) and d.same_size(device_figure)) for _, h, d in cases
-        )
         host_class, device_class = evaluation.host.name, evaluation.device.name
-        message = (
-            f"{name}: host and device disagree, {host_figure.size_text()} vs "
-            f"{device_figure.size_text()}: host {host_class}.{name}: {host_figure.arithmetic}; "
-            f"device {device_class}.{device_figure.name}: {device_figure.arithmetic}; "
-            f"at {where} ({len(cases)} of {len(feasible)} config points)"
-            + ("; figures differ between points" if varies else "")
-            + (f"; holds for any {', '.join(evaluation.free)}" if evaluation.free else "")
-            + demanded_text(evaluation)
-            + assumed_text([p for p, _, _ in cases])
+        facts = SizeDisagreement(
+            buffer=name,
+            host_class=host_class,
+            host_size=(host_figure.bytes_per_token_per_layer, host_figure.bytes_per_token),
+            host_arithmetic=host_figure.arithmetic,
+            device_class=device_class,
+            device_buffer=device_figure.name,
+            device_size=(device_figure.bytes_per_token_per_layer, device_figure.bytes_per_token),
+            device_arithmetic=device_figure.arithmetic,
+            where=where(all_points, selected, varied),
+            matching=len(cases),
+            feasible=len(feasible),
+            varies=any(
+                not (h.same_size(host_figure) and d.same_size(device_figure)) for _, h, d in cases
+            ),
+            free=tuple(evaluation.free),
+            demanded=demanded_text(evaluation),
+            assumed=assumed_text([p for p, _, _ in cases]),
         )
         findings.append(
             Finding(
                 code=CODE,
-                message=message,
+                facts=facts,
                 location=host_figure.location,
                 host=Side(
                     "host",
@@ -231,7 +207,8 @@ def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) ->
     for pair, evaluation in evaluated:
         for finding in check(evaluation, settings):
             located = _at_site(pair, evaluation, finding, evaluated, settings)
-            key = (located.location, located.message)
+            # what the message is written from: equal data, one finding
+            key = (located.code, located.location, located.facts, located.site_note)
             if key in findings:  # the same disagreement reached through another site
                 earlier = findings[key]
                 if pair.evidence not in earlier.pairing:
@@ -272,11 +249,8 @@ def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
             differing = _argument_difference(site, other_pair.site)
         if not differing:
             continue
-        message = (
-            f"{finding.message}; the call site's arguments make the difference "
-            f"(the call at {other_pair.site.where()} agrees): " + "; ".join(differing)
-        )
-        return dataclasses.replace(located, location=site.location, message=message)
+        note = SiteNote(other_pair.site.where(), tuple(differing))
+        return dataclasses.replace(located, location=site.location, site_note=note)
     return located
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
-from auditor.checks.findings import Finding, Side
-from auditor.checks.la001_buffer_size_mismatch import _describe as describe
-from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
+from auditor.checks.findings import Facts, Finding, Side
+from auditor.checks.wording import device_counterpart, size_text, where
 from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text
 from auditor.evaluation.matrix import json_value
 from auditor.evaluation.measure import BufferFigure
@@ -42,6 +42,37 @@ tokens than planned, or copy with the wrong stride, even when each buffer is rig
 Compute the figure from the buffers the host allocates (or from the device pool's own
 buffers), so every buffer added on one side is counted on the other.
 """
+
+
+@dataclass(frozen=True)
+class ClaimDisagreement(Facts):
+    """A host pool's own size per token against the device buffers it mirrors, at the points
+    of one pair."""
+
+    host_class: str
+    claim: str  # the host's attribute holding the figure (`size_per_token`)
+    claimed: tuple[int, int]  # bytes per token per layer, per token
+    claim_arithmetic: str
+    device_class: str
+    device_parts: tuple[tuple[str, int | None], ...]  # each mirrored device buffer, per layer
+    held: tuple[int, int]
+    where: str  # the config points where it shows (wording.where)
+    matching: int  # how many config points it shows at
+    feasible: int  # of how many the pair reaches
+    assumed: str  # evaluate.assumed_text
+
+    def device_sum(self) -> str:
+        return " + ".join(f"{name} {size}" for name, size in self.device_parts)
+
+    def sentence(self) -> str:
+        host_class = self.host_class
+        return (
+            f"size per token: host {host_class} counts {size_text(*self.claimed)}, the device "
+            f"buffers it mirrors hold {size_text(*self.held)}: host {host_class}.{self.claim}: "
+            f"{self.claim_arithmetic}; device {self.device_class}: {self.device_sum()} = "
+            f"{self.held[0]} B/token/layer; at {self.where} ({self.matching} of {self.feasible} "
+            f"config points){self.assumed}"
+        )
 
 
 def _mirrored(
@@ -81,10 +112,6 @@ def _total(figures: list[BufferFigure]) -> tuple[int, int] | None:
     )
 
 
-def _text(size: tuple[int, int]) -> str:
-    return f"{size[0]} B/token/layer" + (f" + {size[1]} B/token" if size[1] else "")
-
-
 def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
     if evaluation.host is None:
         return []
@@ -108,27 +135,25 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
     varied = evaluation.varied
     point, claim, devices, claimed, held = cases[0]
     selected = [{n: p.values[n] for n in varied} for p, *_ in cases]
-    facts = condition([{n: p.values[n] for n in varied} for p in feasible], selected, varied)
-    if facts is not None:
-        where = describe(facts) if facts else "every config point"
-    else:
-        where = describe({n: [v] for n, v in selected[0].items()}) + (
-            f" and {len(cases) - 1} more points" if len(cases) > 1 else ""
-        )
-    device_names = " + ".join(d.name for d in devices)
-    device_sum = " + ".join(f"{d.name} {d.bytes_per_token_per_layer}" for d in devices)
     host_class, device_class = evaluation.host.name, evaluation.device.name
-    message = (
-        f"size per token: host {host_class} counts {_text(claimed)}, the device buffers it "
-        f"mirrors hold {_text(held)}: host {host_class}.{claim.name}: {claim.arithmetic}; "
-        f"device {device_class}: {device_sum} = {held[0]} B/token/layer; "
-        f"at {where} ({len(cases)} of {len(feasible)} config points)"
-        f"{assumed_text([p for p, *_ in cases])}"
+    facts = ClaimDisagreement(
+        host_class=host_class,
+        claim=claim.name,
+        claimed=claimed,
+        claim_arithmetic=claim.arithmetic,
+        device_class=device_class,
+        device_parts=tuple((d.name, d.bytes_per_token_per_layer) for d in devices),
+        held=held,
+        where=where([{n: p.values[n] for n in varied} for p in feasible], selected, varied),
+        matching=len(cases),
+        feasible=len(feasible),
+        assumed=assumed_text([p for p, *_ in cases]),
     )
+    device_names = " + ".join(d.name for d in devices)
     return [
         Finding(
             code=CODE,
-            message=message,
+            facts=facts,
             location=claim.location,
             host=Side("host", host_class, claim.name, claim.location, claimed[0], claim.arithmetic),
             device=Side(
@@ -137,7 +162,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
                 device_names,
                 devices[0].location,
                 held[0],
-                f"{device_sum} = {held[0]} B/token/layer",
+                f"{facts.device_sum()} = {held[0]} B/token/layer",
             ),
             config={n: json_value(v) for n, v in selected[0].items()},
             points=tuple(
@@ -159,7 +184,7 @@ def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) ->
     findings: dict[tuple, Finding] = {}
     for pair, evaluation in evaluated:
         for finding in check(evaluation, settings):
-            key = (finding.location, finding.message)
+            key = (finding.code, finding.location, finding.facts)  # what the message says
             if key not in findings:
                 findings[key] = dataclasses.replace(finding, pairing=pair.evidence)
             elif pair.evidence not in findings[key].pairing:

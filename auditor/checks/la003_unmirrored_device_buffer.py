@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 
 import libcst as cst
 
 from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
-from auditor.checks.findings import Finding, Side
-from auditor.checks.la001_buffer_size_mismatch import _describe as describe
-from auditor.checks.la001_buffer_size_mismatch import condition, device_counterpart
+from auditor.checks.findings import Facts, Finding, Side
+from auditor.checks.wording import device_counterpart, size_text, where
 from auditor.evaluation.evaluate import Evaluation, assumed_text, demanded_text
 from auditor.evaluation.matrix import json_value
 from auditor.frontend.index import ClassInfo
@@ -46,6 +46,38 @@ stale scales or index keys left by another token, and attention silently reads g
 Give the host mirror a buffer for the state (or declare it as a host pool of its own), or reject
 the combination where the host pool is built.
 """
+
+
+@dataclass(frozen=True)
+class UnmirroredBuffer(Facts):
+    """A device buffer holding per-token bytes that none of the pool's host mirrors copies."""
+
+    buffer: str
+    device_class: str
+    size: tuple[int | None, int]  # bytes per token per layer, per token
+    arithmetic: str
+    hosts: tuple[str, ...]  # the host classes that mirror the pool (sorted, once each)
+    mirrors: int  # how many pairs mirror it
+    copied: tuple[str, ...]  # the device buffers they copy (sorted)
+    where: str  # the config points where it shows (wording.where), on the first pair
+    matching: int  # how many config points it shows at, over every mirror
+    feasible: int  # of how many the mirrors reach
+    free: tuple[str, ...]  # free parameters it holds for any value of
+    demanded: str  # evaluate.demanded_text
+    assumed: str  # evaluate.assumed_text
+
+    def sentence(self) -> str:
+        name = self.buffer
+        verb = "mirrors" if self.mirrors == 1 else "mirror"
+        return (
+            f"{name}: device {self.device_class}.{name} holds {size_text(*self.size)} that no "
+            f"host mirror copies: {self.arithmetic}; {', '.join(self.hosts)} {verb} "
+            f"{', '.join(self.copied)} only; at {self.where} ({self.matching} of {self.feasible} "
+            "config points)"
+            + (f"; holds for any {', '.join(self.free)}" if self.free else "")
+            + self.demanded
+            + self.assumed
+        )
 
 
 def check_device(evaluations: list[Evaluation], settings: Settings) -> list[Finding]:
@@ -110,13 +142,7 @@ def _where(evaluation: Evaluation, points: list) -> str:
     """The config points of one pair where the buffer goes unmirrored, as a condition."""
     varied = evaluation.varied
     every = [{n: p.values[n] for n in varied} for p in evaluation.feasible]
-    chosen = [{n: p.values[n] for n in varied} for p in points]
-    facts = condition(every, chosen, varied)
-    if facts is None:
-        return describe({n: [v] for n, v in chosen[0].items()}) + (
-            f" and {len(chosen) - 1} more points" if len(chosen) > 1 else ""
-        )
-    return describe(facts) if facts else "every config point"
+    return where(every, [{n: p.values[n] for n in varied} for p in points], varied)
 
 
 def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
@@ -140,27 +166,31 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
                 if figure.bytes_per_token_per_layer or figure.bytes_per_token:
                     cases.setdefault(name, []).append((evaluation, point, figure))
     device = group[0].device
-    hosts = ", ".join(sorted({e.host.name for e in mirrors}))
-    copied = ", ".join(sorted(measured))
+    hosts = tuple(sorted({e.host.name for e in mirrors}))
     findings = []
     for name, found in sorted(cases.items()):
         evaluation, point, figure = found[0]
         varied = evaluation.varied
         first = {n: json_value(point.values[n]) for n in varied}
-        shown = _where(evaluation, [p for e, p, _ in found if e is evaluation])
-        verb = "mirrors" if len(mirrors) == 1 else "mirror"
-        message = (
-            f"{name}: device {device.name}.{name} holds {figure.size_text()} that no host "
-            f"mirror copies: {figure.arithmetic}; {hosts} {verb} {copied} only; "
-            f"at {shown} ({len(found)} of {sum(len(e.feasible) for e in mirrors)} config points)"
-            + (f"; holds for any {', '.join(evaluation.free)}" if evaluation.free else "")
-            + demanded_text(evaluation)
-            + assumed_text([p for _, p, _ in found])
+        facts = UnmirroredBuffer(
+            buffer=name,
+            device_class=device.name,
+            size=(figure.bytes_per_token_per_layer, figure.bytes_per_token),
+            arithmetic=figure.arithmetic,
+            hosts=hosts,
+            mirrors=len(mirrors),
+            copied=tuple(sorted(measured)),
+            where=_where(evaluation, [p for e, p, _ in found if e is evaluation]),
+            matching=len(found),
+            feasible=sum(len(e.feasible) for e in mirrors),
+            free=tuple(evaluation.free),
+            demanded=demanded_text(evaluation),
+            assumed=assumed_text([p for _, p, _ in found]),
         )
         findings.append(
             Finding(
                 code=CODE,
-                message=message,
+                facts=facts,
                 location=figure.location,
                 device=Side(
                     "device",
@@ -180,7 +210,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
                     for e, p, f in found
                 ),
                 points_evaluated=sum(len(e.points) for e in mirrors),
-                pairing=f"hosts paired with {device.name}: {hosts}",
+                pairing=f"hosts paired with {device.name}: {', '.join(hosts)}",
             )
         )
     return findings

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
-from auditor.checks.findings import Finding
+from auditor.checks.findings import Facts, Finding
 from auditor.checks.suppressions import Suppression
 from auditor.location import Location
 
@@ -28,17 +30,27 @@ Delete the comment, or narrow it to the codes that are still reported there.
 """
 
 
+@dataclass(frozen=True)
+class Unused(Facts):
+    """A suppression comment that silenced nothing."""
+
+    codes: tuple[str, ...]  # the codes it names, sorted; none: every code
+
+    def sentence(self) -> str:
+        what = ", ".join(self.codes) if self.codes else "every code"
+        return f"unused suppression ({what}): nothing is reported here"
+
+
 def findings(unused: list[Suppression], selected: set[str]) -> list[Finding]:
     """LA100 for each unused suppression; a code not selected in this run is not judged."""
     result = []
     for suppression in unused:
         if suppression.codes is not None and not suppression.codes & selected:
             continue
-        what = ", ".join(sorted(suppression.codes)) if suppression.codes else "every code"
         result.append(
             Finding(
                 code=CODE,
-                message=f"unused suppression ({what}): nothing is reported here",
+                facts=Unused(tuple(sorted(suppression.codes or ()))),
                 location=Location(suppression.path, suppression.line, suppression.column),
             )
         )

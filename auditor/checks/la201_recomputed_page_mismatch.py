@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from auditor.checks.base import Check, CheckContext, Scope
-from auditor.checks.findings import Finding, Side
+from auditor.checks.findings import Facts, Finding, Side
 from auditor.engines import vllm_examples
 from auditor.engines.vllm import VllmOutcome
 from auditor.engines.vllm_specs import (
@@ -54,6 +55,37 @@ memory wasted silently, no crash (fixed in 0.11.1).
 Build the spec the layer builds (ask the layer, or branch as it does: `MLAAttentionSpec` when
 `use_mla`, with the same `cache_dtype_str`), or take the page from the layer's spec itself.
 """
+
+
+@dataclass(frozen=True)
+class PageDisagreement(Facts):
+    """A recomputed spec's page against a layer's own spec of its kind, at one config point."""
+
+    recomputed: int  # bytes per token
+    layer: int
+    block_size: int
+    layer_page: int | None  # the layer's bytes per block
+    differences: str  # what differs between the two specs, as said (`_differences`)
+    recomputed_class: str
+    recomputed_where: str
+    recomputed_arithmetic: str
+    layer_class: str
+    layer_where: str
+    layer_arithmetic: str
+    point: str  # the first config point where they differ (`point_label`)
+    matching: int  # how many config points they differ at
+    built: int  # of how many the recomputation is built at
+
+    def sentence(self) -> str:
+        return (
+            f"recomputed KV page differs from the layer's own: {self.recomputed} B/token vs "
+            f"{self.layer} B/token ({self.recomputed * self.block_size} vs "
+            f"{self.layer_page} B/block at block_size={self.block_size}); differs in: "
+            f"{self.differences}; recomputed {self.recomputed_class} in "
+            f"{self.recomputed_where}: {self.recomputed_arithmetic}; layer {self.layer_class} in "
+            f"{self.layer_where}: {self.layer_arithmetic}; at {self.point} "
+            f"({self.matching} of {self.built} config points where it is built)"
+        )
 
 
 def check(results: list[SiteResult], specs: list[ClassInfo], pack: VllmPack) -> list[Finding]:
@@ -137,19 +169,25 @@ def _differences(recomputed: SpecValue, layer: SpecValue) -> str:
 
 
 def _finding(result, values, value, layer_site, layer_value, shown, points) -> Finding:
-    block = layer_value.block_size or 0
-    message = (
-        f"recomputed KV page differs from the layer's own: {value.per_token} B/token vs "
-        f"{layer_value.per_token} B/token ({value.per_token * block} vs "
-        f"{layer_value.page_bytes} B/block at block_size={block}); differs in: "
-        f"{_differences(value, layer_value)}; recomputed {value.class_name} in "
-        f"{result.site.where}: {value.arithmetic}; layer {layer_value.class_name} in "
-        f"{layer_site.where}: {layer_value.arithmetic}; at {point_label(values)} "
-        f"({len(shown)} of {len(result.points)} config points where it is built)"
+    facts = PageDisagreement(
+        recomputed=value.per_token,
+        layer=layer_value.per_token,
+        block_size=layer_value.block_size or 0,
+        layer_page=layer_value.page_bytes,
+        differences=_differences(value, layer_value),
+        recomputed_class=value.class_name,
+        recomputed_where=result.site.where,
+        recomputed_arithmetic=value.arithmetic,
+        layer_class=layer_value.class_name,
+        layer_where=layer_site.where,
+        layer_arithmetic=layer_value.arithmetic,
+        point=point_label(values),
+        matching=len(shown),
+        built=len(result.points),
     )
     return Finding(
         code=CODE,
-        message=message,
+        facts=facts,
         location=result.site.location,
         host=Side(
             "recomputed",

@@ -13,7 +13,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from auditor.checks.la001_buffer_size_mismatch import device_counterpart
+from auditor.checks.wording import device_counterpart
 from auditor.coverage import EvaluationCoverage, evaluation_coverage
 from auditor.evaluation.matrix import describe_value
 from auditor.evaluation.measure import BufferFigure

@@ -1,0 +1,95 @@
+"""What the pair and device checks share: the device figure a host buffer is compared with, and
+the wording of sizes and of the config points where a finding shows.
+
+LA001, LA002 and LA003 use these, and so do coverage.py and the table (report/table.py), so a
+host buffer is matched with its device buffer, and a condition is written, the same way
+everywhere. No check imports another check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auditor.evaluation.matrix import describe_value
+from auditor.evaluation.measure import BufferFigure
+from auditor.settings import Settings
+
+
+def device_counterpart(
+    name: str, device: dict[str, BufferFigure], settings: Settings
+) -> BufferFigure | None:
+    """The device figure the host buffer `name` mirrors: the device buffer of that name, or the
+    rule pack's `buffer-map` entry for it summed (the first unresolved part when one is not
+    known); None when the device has neither."""
+    if name in device:
+        return device[name]
+    mapped = settings.buffer_map.get(name)
+    if not mapped or not all(n in device for n in mapped):
+        return None
+    parts = [device[n] for n in mapped]
+    if not all(p.resolved for p in parts):
+        return next(p for p in parts if not p.resolved)
+    total = sum(p.bytes_per_token_per_layer or 0 for p in parts)
+    arithmetic = " + ".join(f"{p.name} {p.bytes_per_token_per_layer}" for p in parts)
+    return BufferFigure(
+        " + ".join(mapped),
+        parts[0].location,
+        bytes_per_token_per_layer=total,
+        bytes_per_token=sum(p.bytes_per_token for p in parts),
+        dtype=parts[0].dtype,
+        arithmetic=f"{arithmetic} = {total} B/token/layer",
+    )
+
+
+def condition(
+    points: list[dict[str, Any]], matching: list[dict[str, Any]], varied: list[str]
+) -> dict[str, list[Any]] | None:
+    """The fewest `dimension in {values}` facts that pick out exactly `matching` among `points`.
+
+    None when no such description exists (the points are then listed).
+    """
+    if not matching:
+        return None
+    facts: dict[str, list[Any]] = {}
+    for name in varied:
+        values = [point[name] for point in matching]
+        facts[name] = [v for i, v in enumerate(values) if v not in values[:i]]
+
+    def selects(candidate: dict[str, list[Any]]) -> bool:
+        chosen = [p for p in points if all(p[n] in vs for n, vs in candidate.items())]
+        return len(chosen) == len(matching)
+
+    if not selects(facts):
+        return None
+    for name in list(facts):
+        trial = {k: v for k, v in facts.items() if k != name}
+        if selects(trial):
+            facts = trial
+    return facts
+
+
+def describe(facts: dict[str, list[Any]]) -> str:
+    """`dtype=bfloat16, page_size in {1, 64}`: a condition (or one point) as written."""
+    parts = []
+    for name, values in facts.items():
+        if len(values) == 1:
+            parts.append(f"{name}={describe_value(values[0])}")
+        else:
+            parts.append(f"{name} in {{{', '.join(describe_value(v) for v in values)}}}")
+    return ", ".join(parts)
+
+
+def where(points: list[dict[str, Any]], matching: list[dict[str, Any]], varied: list[str]) -> str:
+    """The config points `matching` (on the `varied` dimensions) among `points`, as a finding
+    says it: a condition, "every config point", or the first point and how many more."""
+    facts = condition(points, matching, varied)
+    if facts is None:
+        return describe({n: [v] for n, v in matching[0].items()}) + (
+            f" and {len(matching) - 1} more points" if len(matching) > 1 else ""
+        )
+    return describe(facts) if facts else "every config point"
+
+
+def size_text(per_layer: int | None, per_token: int = 0) -> str:
+    """`576 B/token/layer`, with `+ 8 B/token` when some bytes do not scale with layers."""
+    return f"{per_layer} B/token/layer" + (f" + {per_token} B/token" if per_token else "")
