@@ -30,6 +30,7 @@ from auditor.frontend.project import (
 )
 from auditor.incremental.cache import Cache
 from auditor.incremental.results import ResultStore
+from auditor.interpret.memos import MEMOS
 from auditor.interpret.values import Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.pairing.catalog import Pair, PoolCatalog, catalog, evaluate_pairs
@@ -82,6 +83,7 @@ def run(
     project: Project, settings: Settings, limits: Limits, store: ResultStore
 ) -> tuple[AuditResult, list[ParsedModule]]:
     """The stages proper, over files already read: index -> catalog -> evaluations -> checks."""
+    MEMOS.forget()  # an earlier run's syntax is not met again
     parsed, errors = modules(project.files, project.facts)
     late_errors: list[FileError] = []  # files libcst rejected when first needed
     candidates = outline_rule(parsed, pool_words(settings))

@@ -16,7 +16,8 @@ from helpers import build_index, find_class, module_value, settings
 from auditor.evaluation.evaluate import PoolEvaluator
 from auditor.evaluation.matrix import flag_dimension
 from auditor.frontend.index import relinked
-from auditor.interpret import namespaces
+from auditor.interpret import namespaces, scopes, syntax
+from auditor.interpret.memos import MEMOS
 from auditor.interpret.scopes import raises_in
 from auditor.interpret.syntax import location_of, source_of
 
@@ -147,6 +148,35 @@ def test_node_locations_and_sources_are_those_of_the_parsed_module(tmp_path):
     assert location_of(parsed, value) is first  # remembered
     assert source_of(parsed, value) == parsed.code(value)
     assert "1 +\n     2" in source_of(parsed, value)
+
+
+def test_every_memo_table_is_owned_by_one_object_bounded_and_forgotten_at_once(tmp_path):
+    index = build_index(tmp_path, {"m.py": "X = (1 +\n     2)\nif X:\n    raise ValueError()\n"})
+    parsed = index.modules["m"].parsed
+    value = parsed.tree.body[0].body[0].value
+    first = location_of(parsed, value)
+    source_of(parsed, value)
+    raises_in(parsed.tree.body)
+    sizes = MEMOS.sizes()
+    assert sizes["locations"] >= 1 and sizes["sources"] >= 1 and sizes["raises"] >= 1
+    assert set(MEMOS.limits) == set(MEMOS.tables()) - {"field_texts"}  # weak: bounded by life
+    # the modules look up the very tables the owner holds
+    assert scopes._RAISES is MEMOS.raises and syntax._LOCATIONS is MEMOS.locations
+    assert namespaces._PLANS is MEMOS.plans
+    MEMOS.forget()
+    assert not any(MEMOS.sizes().values())
+    again = location_of(parsed, value)
+    assert again == first and again is not first  # worked out again after forgetting
+
+
+def test_an_audit_run_starts_with_no_memo_of_an_earlier_run(tmp_path, monkeypatch):
+    from auditor.pipeline import audit
+
+    build_index(tmp_path, {"m.py": "X = 1\n"})
+    forgot = []
+    monkeypatch.setattr(MEMOS, "forget", lambda: forgot.append(True))
+    audit([tmp_path], settings())
+    assert forgot == [True]
 
 
 def test_decorators_are_remembered_and_not_shared_mutably(tmp_path):

@@ -76,7 +76,10 @@ def audit_vllm(given: StageInput) -> VllmOutcome | None:
                     seen.add(key)
                     subject = f"KV spec {result.site.spec.name} in {result.site.where}"
                     unknown = value.unknown
-                    one_line = Unknown(" ".join(unknown.reason.split()), unknown.location)
+                    text = " ".join(unknown.reason.split())
+                    one_line = Unknown(
+                        text, unknown.location, unknown.why, unknown.cause, unknown.detail
+                    )
                     outcome.unresolved.append((subject, one_line))
     return outcome
 

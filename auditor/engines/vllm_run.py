@@ -36,6 +36,7 @@ from auditor.interpret.values import (
     Instance,
     Tensor,
     Unknown,
+    Why,
     is_unknown,
 )
 from auditor.limits import Limits
@@ -173,7 +174,7 @@ class PathInterpreter(Interpreter):
         super().init_dataclass(instance, args, kwargs, location)
         for name in dataclass_field_names(instance.cls):
             value = instance.attrs.get(name)
-            if isinstance(value, Unknown) and "field" in value.reason and name not in kwargs:
+            if isinstance(value, Unknown) and _called_field(value) and name not in kwargs:
                 instance.attrs[name] = self.field_default(instance.cls, name, location)
         post_init = instance.cls.find_method("__post_init__")
         if post_init is not None:
@@ -261,7 +262,7 @@ class PathInterpreter(Interpreter):
         except Infeasible as signal:
             raise NotReached(f"not reached: {signal.reason}") from None
         except BudgetExceeded as signal:
-            return Unknown(signal.reason, signal.location)
+            return Unknown(signal.reason, signal.location, Why.LIMIT)
         except RecursionError:
             return Unknown("nesting too deep to follow", None)
         finally:
@@ -332,7 +333,8 @@ class PathInterpreter(Interpreter):
             in_body = inner is statement.body
             if verdict is None:
                 why = test.reason if is_unknown(test) else "condition cannot be decided"
-                return Unknown(f"branch not decided: {why}", location)
+                cause = test if is_unknown(test) else None
+                return Unknown(f"branch not decided: {why}", location, Why.UNDECIDED, cause)
             if in_body:
                 if not verdict:
                     raise NotReached("branch not taken")
@@ -487,3 +489,8 @@ def _is_self_attribute(node: cst.BaseExpression, name: str) -> bool:
         and node.value.value == "self"
         and node.attr.value == name
     )
+
+
+def _called_field(value: Unknown) -> bool:
+    """A dataclass default the interpreter left unknown because it is `field(...)`."""
+    return value.why is Why.OUTSIDE_CALL and value.detail.rsplit(".", 1)[-1] == "field"

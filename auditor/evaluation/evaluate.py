@@ -25,7 +25,13 @@ from auditor.frontend.scope import code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
 from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
 from auditor.interpret.scopes import Frame
-from auditor.interpret.values import ConfigDependency, Instance, Unknown, is_unknown
+from auditor.interpret.values import (
+    ConfigDependency,
+    Instance,
+    Unknown,
+    Why,
+    is_unknown,
+)
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.progress import COUNTERS
 from auditor.settings import Settings
@@ -167,6 +173,7 @@ class PoolEvaluator:
                         else Unknown(
                             f"argument {name} at call site {where}: {value.reason}",
                             site.location,
+                            cause=value,
                         )
                     )
                 kwargs[name] = value
@@ -277,7 +284,7 @@ class PoolEvaluator:
                         if why not in result.assumed:
                             result.assumed.append(why)
             except Infeasible as signal:  # kept as the plain signal (the cache stores it)
-                result.infeasible = Infeasible(signal.reason, signal.location)
+                result.infeasible = signal.plain()
                 result.refused_by_host = (
                     device_built and host_cls is not None and _within(signal.location, host_of)
                 )
@@ -287,7 +294,7 @@ class PoolEvaluator:
                 elif first and isinstance(signal, OtherHost):
                     self._keep(device_cls, call, full, signal.reached, noted, built=signal.built)
             except BudgetExceeded as signal:
-                result.failure = Unknown(signal.reason, signal.location)
+                result.failure = Unknown(signal.reason, signal.location, Why.LIMIT)
             except NotCompared as signal:
                 result.failure = Unknown(str(signal), site.location if site else None)
             except RecursionError:
@@ -338,8 +345,9 @@ class PoolEvaluator:
         self.demands |= entry.demands
         if entry.refused is not None:
             return entry.refused, set(entry.reads), False
-        reason = other_host(site.function.rsplit(".", 1)[-1], entry.built, site.host)
-        return Infeasible(reason, site.location), set(entry.reads), True
+        refusal = other_host(site.function.rsplit(".", 1)[-1], entry.built, site.host)
+        refusal.location = site.location
+        return refusal, set(entry.reads), True
 
     def _keep(
         self,
@@ -517,9 +525,6 @@ def settle_free(
     return kept, rest
 
 
-OUTSIDE = "(outside the audited tree)"  # how the interpreter words a call it cannot follow
-
-
 def undecided_raises(host: Any) -> list[str]:
     """The `raise` statements of a host's constructor that the interpreter could not decide
     at this point, for a reason inside the audited code (a pointer table, a capacity, an
@@ -533,7 +538,7 @@ def undecided_raises(host: Any) -> list[str]:
     return [
         f"{host.cls.name}() assumed to accept: {_where(why)}{why.reason}"
         for why in host.may_raise
-        if OUTSIDE not in why.reason
+        if not why.caused_by(Why.OUTSIDE_CALL)
     ]
 
 
@@ -610,8 +615,10 @@ def site_value(
     frame = Frame(site.module, locals_={DEVICE_NAME: device} if device is not None else {})
     try:
         return interpreter.eval(node, frame)
-    except (Infeasible, BudgetExceeded) as signal:
+    except Infeasible as signal:
         return Unknown(signal.reason, signal.location)
+    except BudgetExceeded as signal:
+        return Unknown(signal.reason, signal.location, Why.LIMIT)
 
 
 def site_config_parameters(site: ConstructionSite, index: ProjectIndex) -> set[str]:

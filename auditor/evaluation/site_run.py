@@ -20,7 +20,13 @@ from auditor.evaluation.matrix import parameter_names
 from auditor.frontend.index import ClassInfo, FunctionInfo
 from auditor.interpret.control import Infeasible, SiteReached
 from auditor.interpret.machine import Interpreter
-from auditor.interpret.values import ClassRef, ConfigDependency, Instance, Unknown, is_unknown
+from auditor.interpret.values import (
+    ClassRef,
+    ConfigDependency,
+    Instance,
+    Unknown,
+    is_unknown,
+)
 
 if TYPE_CHECKING:  # a site is pairing's; running it reads its fields
     from auditor.evaluation.evaluate import Evaluation
@@ -40,12 +46,10 @@ class SiteRun:
     reached: tuple[frozenset, frozenset] = (frozenset(), frozenset())
 
 
-OTHER_CLASS = " at this point, not "  # the code builds another host class at the call
-
-
-def other_host(function: str, built: ClassInfo, host: ClassInfo) -> str:
+def other_host(function: str, built: ClassInfo, host: ClassInfo) -> Infeasible:
     """Why a point is infeasible for a pair whose site builds another host class there."""
-    return f"{function}() builds {built.name}{OTHER_CLASS}{host.name}"
+    chosen = f"{function}() builds {built.name}"
+    return Infeasible(f"{chosen} at this point, not {host.name}", None, chosen)
 
 
 class OtherHost(Infeasible):
@@ -55,7 +59,8 @@ class OtherHost(Infeasible):
     def __init__(
         self, function: str, built: ClassInfo, host: ClassInfo, location, reached: tuple
     ) -> None:
-        super().__init__(other_host(function, built, host), location)
+        refusal = other_host(function, built, host)
+        super().__init__(refusal.reason, location, refusal.chosen)
         self.built, self.reached = built, reached
 
 
@@ -67,7 +72,7 @@ def never_built(evaluation: Evaluation) -> bool:
     points = evaluation.points
     if not points or evaluation.feasible:
         return False
-    return any(p.infeasible is not None and OTHER_CLASS in p.infeasible.reason for p in points)
+    return any(p.infeasible is not None and p.infeasible.chosen is not None for p in points)
 
 
 def enclosing_function(site: ConstructionSite) -> FunctionInfo | None:

@@ -13,6 +13,7 @@ and its version), so an edited auditor never reuses an entry written by another.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import hashlib
 import hmac
@@ -350,8 +351,14 @@ class Encoder:
 
         if kind is Infeasible:
             return {
-                "$infeasible": [self.encode(value.reason), self.encode(value.location, depth + 1)]
+                "$infeasible": [
+                    self.encode(value.reason),
+                    self.encode(value.location, depth + 1),
+                    self.encode(value.chosen),
+                ]
             }
+        if isinstance(value, enum.Enum) and kind.__module__.startswith("auditor."):
+            return {"$enum": [f"{kind.__module__}:{kind.__qualname__}", value.name]}
         if isinstance(value, Location) and kind is not Location:  # a lazily resolved Location
             value = Location(value.path, value.line, value.column, value.end_line, value.end_column)
             kind = Location
@@ -394,6 +401,27 @@ def dump(value: Any, class_ref: Callable[[Any], str | None] | None = None) -> di
     encoder = Encoder(class_ref)
     body = encoder.encode(value)
     return {"classes": encoder.classes, "value": body}
+
+
+def _enum_member(stored: list) -> Any:
+    """A member of one of the auditor's enums, by module, class and member name."""
+    name, member = stored
+    if not isinstance(name, str) or not isinstance(member, str):
+        raise InvalidEntry("enum")
+    module_name, _, qualname = name.partition(":")
+    if not module_name.startswith("auditor.") or not qualname.isidentifier():
+        raise InvalidEntry(f"enum {name!r} is not the auditor's")
+    try:
+        kind = getattr(importlib.import_module(module_name), qualname, None)
+    except ImportError:
+        raise InvalidEntry(f"no module {module_name}") from None
+    if (
+        not isinstance(kind, type)
+        or not issubclass(kind, enum.Enum)
+        or member not in kind.__members__
+    ):
+        raise InvalidEntry(f"{name}.{member} is not an enum member")
+    return kind[member]
 
 
 class Decoder:
@@ -447,10 +475,12 @@ class Decoder:
         if tag == "$infeasible":
             from auditor.interpret.control import Infeasible
 
-            reason, location = _list(body, 2)
-            if not isinstance(reason, str):
+            reason, location, chosen = _list(body, 3)
+            if not isinstance(reason, str) or not isinstance(chosen, (str, type(None))):
                 raise InvalidEntry("infeasible")
-            return Infeasible(reason, self.decode(location, depth + 1))
+            return Infeasible(reason, self.decode(location, depth + 1), chosen)
+        if tag == "$enum":
+            return _enum_member(_list(body, 2))
         raise InvalidEntry(f"unknown tag {tag!r}")
 
     def _dataclass(self, data: dict, depth: int) -> Any:

@@ -8,12 +8,21 @@ from auditor.location import Location
 
 
 class Infeasible(Exception):  # noqa: N818 - a signal, not an error
-    """An `assert` or `raise` decided at this config point: the point can never be built."""
+    """An `assert` or `raise` decided at this config point: the point can never be built.
 
-    def __init__(self, reason: str, location: Location | None) -> None:
+    `chosen` is set when the point is infeasible for a pair because the code builds another
+    host class there (a factory's choice, worded "f() builds X"): such a pair may never be
+    built at all, which pairing reads from this field, not from the words."""
+
+    def __init__(self, reason: str, location: Location | None, chosen: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.location = location
+        self.chosen = chosen
+
+    def plain(self) -> Infeasible:
+        """The same refusal as the plain signal (what the cache stores)."""
+        return Infeasible(self.reason, self.location, self.chosen)
 
 
 class BudgetExceeded(Exception):  # noqa: N818

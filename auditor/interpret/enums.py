@@ -83,7 +83,8 @@ def lookup(interpreter, cls: ClassInfo, args: list, location) -> Any:
             continue
         value = member.attrs["_value_"]
         if is_unknown(value):
-            return Unknown(f"value of {cls.name}.{name} is unresolved: {value.reason}", location)
+            text = f"value of {cls.name}.{name} is unresolved: {value.reason}"
+            return Unknown(text, location, cause=value)
         if type(value) is type(wanted) and value == wanted:
             return member
     return Unknown(f"{wanted!r} is not a value of {cls.name}", location)

@@ -11,6 +11,7 @@ import libcst as cst
 from auditor import dtypes
 from auditor.interpret import environment, library
 from auditor.interpret.control import SiteReached
+from auditor.interpret.memos import MEMOS
 from auditor.interpret.scopes import Frame
 from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
@@ -24,6 +25,7 @@ from auditor.interpret.values import (
     SuperProxy,
     Tensor,
     Unknown,
+    Why,
     is_unknown,
 )
 
@@ -35,7 +37,7 @@ def _location(frame: Frame, node: cst.CSTNode):
     return location_of(frame.module.parsed, node)
 
 
-_LITERALS: dict[cst.CSTNode, Any] = {}  # a literal's value (immutable), once per node
+_LITERALS = MEMOS.literals  # memos.py: a literal's value (immutable), once per node
 _NOT_UNDERSTOOD = object()
 
 
@@ -46,7 +48,7 @@ def _literal(interp: Interpreter, node, frame: Frame) -> Any:
             value = ast.literal_eval(node.value)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             value = _NOT_UNDERSTOOD
-        if len(_LITERALS) >= 200_000:
+        if len(_LITERALS) >= MEMOS.limits["literals"]:
             _LITERALS.clear()
         _LITERALS[node] = value
     if value is _NOT_UNDERSTOOD:
@@ -217,10 +219,13 @@ def _boolean(interp: Interpreter, node: cst.BooleanOperation, frame: Frame) -> A
         right = interp.eval(node.right, frame)
         right_verdict = interp.truth(right)
         why = f": {left.reason}" if is_unknown(left) else ""
+        cause = left if is_unknown(left) else None
         if is_and and right_verdict is False:
-            return Unknown(f"`and` with an undecided left side{why}", _location(frame, node))
+            text = f"`and` with an undecided left side{why}"
+            return Unknown(text, _location(frame, node), Why.UNDECIDED, cause)
         if not is_and and right_verdict is True:
-            return Unknown(f"`or` with an undecided left side{why}", _location(frame, node))
+            text = f"`or` with an undecided left side{why}"
+            return Unknown(text, _location(frame, node), Why.UNDECIDED, cause)
         return (
             left
             if is_unknown(left)
@@ -286,7 +291,14 @@ def _elements(interp: Interpreter, elements, frame: Frame) -> list | Unknown:
         if isinstance(element, cst.StarredElement):
             if is_unknown(value) and values:  # `(info, *drafts)`: the head is still known
                 known = values + list(getattr(value, "known", ()))
-                return PartialSequence(value.reason, value.location, tuple(known))
+                return PartialSequence(
+                    value.reason,
+                    value.location,
+                    value.why,
+                    value.cause,
+                    value.detail,
+                    known=tuple(known),
+                )
             if not isinstance(value, (list, tuple)):
                 return value if is_unknown(value) else Unknown("starred value not modelled", None)
             values.extend(value)

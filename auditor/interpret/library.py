@@ -26,6 +26,7 @@ from auditor.interpret.values import (
     Tensor,
     Unknown,
     UnknownAllocation,
+    Why,
     is_unknown,
 )
 from auditor.location import Location
@@ -55,8 +56,10 @@ class CallContext:
         self.location = location
         self.arg_texts = arg_texts
 
-    def unknown(self, reason: str) -> Unknown:
-        return Unknown(reason, self.location)
+    def unknown(
+        self, reason: str, why: Why = Why.NOT_MODELLED, cause: Unknown | None = None, detail=""
+    ) -> Unknown:
+        return Unknown(reason, self.location, why, cause, detail)
 
 
 def first_unknown(values) -> Unknown | None:
@@ -109,7 +112,7 @@ def allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor | 
     cannot be determined (it is still a buffer: measure.buffers_of reports it)."""
     made = _allocate(name, args, kwargs, ctx)
     if is_unknown(made) and not isinstance(made, UnknownAllocation):
-        return UnknownAllocation(made.reason, made.location)
+        return UnknownAllocation(made.reason, made.location, made.why, made.cause, made.detail)
     return made
 
 
@@ -142,6 +145,7 @@ def _allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor |
             return Unknown(
                 f"dtype of torch.full() follows an unresolved fill value: {fill.reason}",
                 ctx.location,
+                cause=fill,
             )
         if isinstance(fill, bool):
             dtype = dtypes.dtype_by_name("bool")
@@ -153,7 +157,9 @@ def _allocate(name: str, args: list, kwargs: dict, ctx: CallContext) -> Tensor |
         dtype = dtypes.default_dtype()
     if is_unknown(dtype):
         return Unknown(
-            f"dtype of the allocation is unresolved: {dtype.reason}", dtype.location or ctx.location
+            f"dtype of the allocation is unresolved: {dtype.reason}",
+            dtype.location or ctx.location,
+            cause=dtype,
         )
     if not dtypes.is_dtype(dtype):
         return ctx.unknown(f"dtype of the allocation is not a torch dtype: {dtype!r}")
@@ -414,7 +420,10 @@ def _enumerate(args: list, kwargs: dict, ctx: CallContext):
     start = kwargs.get("start", args[1] if len(args) > 1 else 0)
     if args and isinstance(args[0], PartialSequence) and isinstance(start, int):
         known = tuple(enumerate(args[0].known, start))
-        return PartialSequence(args[0].reason, args[0].location, known)
+        first = args[0]
+        return PartialSequence(
+            first.reason, first.location, first.why, first.cause, first.detail, known=known
+        )
     if not args or is_unknown(args[0]) or is_unknown(start):
         return args[0] if args and is_unknown(args[0]) else ctx.unknown("enumerate() not modelled")
     if not isinstance(args[0], (list, tuple, str)) or not isinstance(start, int):
@@ -606,7 +615,8 @@ def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
             return answer
     function = FUNCTIONS.get(name)
     if function is None:
-        return ctx.unknown(f"call to {name}() (outside the audited tree)")
+        text = f"call to {name}() (outside the audited tree)"
+        return ctx.unknown(text, Why.OUTSIDE_CALL, detail=name)
     return function(args, kwargs, ctx)
 
 

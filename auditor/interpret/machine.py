@@ -35,6 +35,7 @@ from auditor.interpret.values import (
     RuntimeObject,
     SuperProxy,
     Unknown,
+    Why,
     is_unknown,
 )
 from auditor.limits import DEFAULT_LIMITS, Limits
@@ -174,6 +175,8 @@ class Interpreter(Namespaces, Statements, Operators):
                 f"attribute {name!r} of {obj.cls.name} may be set on a path not followed: "
                 f"{obj.incomplete.reason}",
                 obj.incomplete.location or location,
+                Why.UNDECIDED,
+                obj.incomplete,
             )
         return found
 
@@ -184,7 +187,9 @@ class Interpreter(Namespaces, Statements, Operators):
                 return found
         if cls.has_opaque_base():
             return Unknown(
-                f"{name!r} may come from a base class outside the audited tree", location
+                f"{name!r} may come from a base class outside the audited tree",
+                location,
+                Why.OUTSIDE_BASE,
             )
         return ABSENT
 
@@ -199,7 +204,7 @@ class Interpreter(Namespaces, Statements, Operators):
                 return found
         if name == "__init__":
             return ExternalRef("builtins.object.__init__")
-        return Unknown(f"super().{name} is outside the audited tree", location)
+        return Unknown(f"super().{name} is outside the audited tree", location, Why.OUTSIDE_BASE)
 
     def _member(self, klass: ClassInfo, name: str, location: Location, receiver: Any) -> Any:
         namespace = self.class_namespace(klass)
@@ -225,7 +230,12 @@ class Interpreter(Namespaces, Statements, Operators):
     # ---- calls --------------------------------------------------------------------------
     def call(self, func: Any, args: list, kwargs: dict, location: Location, arg_texts=()) -> Any:
         if is_unknown(func):
-            return Unknown(f"call of an unresolved function: {func.reason}", func.location)
+            return Unknown(
+                f"call of an unresolved function: {func.reason}",
+                func.location,
+                Why.UNRESOLVED_CALL,
+                func,
+            )
         if isinstance(func, FunctionRef):
             return self.call_function(
                 func.function, func.bound, args, kwargs, location, func.owner, closure=func.closure
@@ -359,7 +369,9 @@ class Interpreter(Namespaces, Statements, Operators):
             records.remember_field_sources(instance, arg_sources)
         elif cls.has_opaque_base():
             instance.incomplete = Unknown(
-                f"{cls.name} is constructed by a base class outside the audited tree", location
+                f"{cls.name} is constructed by a base class outside the audited tree",
+                location,
+                Why.OUTSIDE_BASE,
             )
         return instance
 

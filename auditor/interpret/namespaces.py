@@ -19,6 +19,7 @@ from auditor.interpret.control import (
     ReturnSignal,
 )
 from auditor.interpret.library import ABSENT
+from auditor.interpret.memos import MEMOS
 from auditor.interpret.scopes import (
     Frame,
     LazyImport,
@@ -34,6 +35,7 @@ from auditor.interpret.values import (
     Instance,
     ModuleRef,
     Unknown,
+    Why,
     is_unknown,
 )
 from auditor.location import Location
@@ -185,7 +187,10 @@ class Namespaces:
                     and not isinstance(value, (LazyImport, FunctionRef, ClassRef))
                 ):
                     frame.locals[name] = Unknown(
-                        f"bound under an undecided condition: {why}", location
+                        f"bound under an undecided condition: {why}",
+                        location,
+                        Why.UNDECIDED,
+                        reason if is_unknown(reason) else None,
                     )
                 else:
                     frame.locals.setdefault(name, value)
@@ -305,8 +310,7 @@ class Namespaces:
 
 # Steps of a declaration plan: what `declare_statement` would do, worked out once per block
 _THUNK, _IMPORT, _VALUE, _METHOD, _STATEMENT = range(5)
-_PLANS: dict[tuple, tuple] = {}  # key -> (the body keyed by identity, or None; its plan)
-_PLAN_LIMIT = 20_000  # blocks; syntax nodes hash by identity, so a key is one exact block
+_PLANS = MEMOS.plans  # memos.py: key -> (the body keyed by identity, or None; its plan)
 
 
 def declaration_plan(statements, module: ModuleInfo, in_class: bool) -> list[tuple]:
@@ -328,7 +332,7 @@ def declaration_plan(statements, module: ModuleInfo, in_class: bool) -> list[tup
     plan: list[tuple] = []
     for statement in statements:
         plan.extend(_steps(statement, module, in_class))
-    if len(_PLANS) >= _PLAN_LIMIT:
+    if len(_PLANS) >= MEMOS.limits["plans"]:
         _PLANS.clear()
     _PLANS[key] = (owner, plan)  # the body itself is kept: its id is not reused meanwhile
     return plan

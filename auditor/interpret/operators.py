@@ -22,6 +22,7 @@ from auditor.interpret.values import (
     Instance,
     ModuleRef,
     Unknown,
+    Why,
     is_unknown,
 )
 from auditor.location import Location
@@ -155,7 +156,11 @@ class Operators:
             if isinstance(left, ExternalRef) != isinstance(right, ExternalRef):
                 # `torch.version.hip is None`: what a name outside the tree holds is unknown
                 external = left if isinstance(left, ExternalRef) else right
-                return Unknown(f"identity of {external.name} (outside the audited tree)", location)
+                return Unknown(
+                    f"identity of {external.name} (outside the audited tree)",
+                    location,
+                    Why.OUTSIDE_CALL,
+                )
             return function(left, right)
         if op_type in (cst.Equal, cst.NotEqual) and enums.is_member(left) != enums.is_member(right):
             left, right = enums.mixin_value(left), enums.mixin_value(right)

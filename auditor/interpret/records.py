@@ -6,14 +6,13 @@ so where each field's value was written is remembered: that is where a finding p
 
 from __future__ import annotations
 
-import weakref
-
 from auditor.frontend.index import ClassInfo
+from auditor.interpret.memos import MEMOS
 from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import Instance
 
 RECORD_BASES = frozenset({"msgspec.Struct", "typing.NamedTuple", "NamedTuple"})
-_FIELD_TEXTS: weakref.WeakKeyDictionary[Instance, dict[str, str]] = weakref.WeakKeyDictionary()
+_FIELD_TEXTS = MEMOS.field_texts  # memos.py: instance -> field -> the text written for it
 
 
 def is_record_struct(cls: ClassInfo) -> bool:

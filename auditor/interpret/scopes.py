@@ -8,6 +8,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo
+from auditor.interpret.memos import MEMOS
 from auditor.interpret.values import Unknown
 
 
@@ -122,9 +123,9 @@ class _TargetCollector(cst.CSTVisitor):
         self._target(node.target)
 
 
-_TARGETS: dict[tuple, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = {}
-_SELF_CALLS: dict[tuple, tuple[str, ...]] = {}
-_MEMO_LIMIT = 50_000  # entries; syntax nodes hash by identity, so a key is one exact block
+_TARGETS = MEMOS.targets  # memos.py: one exact block (its nodes by identity) -> its facts
+_SELF_CALLS = MEMOS.self_calls
+_RAISES = MEMOS.raises
 
 
 def assigned_targets(statements) -> tuple[list[str], list[str], bool, bool]:
@@ -144,7 +145,7 @@ def assigned_targets(statements) -> tuple[list[str], list[str], bool, bool]:
             collector.returns,
             collector.calls,
         )
-        if len(_TARGETS) >= _MEMO_LIMIT:
+        if len(_TARGETS) >= MEMOS.limits["targets"]:
             _TARGETS.clear()
         _TARGETS[key] = found
     return list(found[0]), list(found[1]), found[2], found[3]
@@ -176,13 +177,10 @@ def self_method_calls(statements) -> list[str]:
         for statement in statements:
             statement.visit(collector)
         found = tuple(collector.names)
-        if len(_SELF_CALLS) >= _MEMO_LIMIT:
+        if len(_SELF_CALLS) >= MEMOS.limits["self_calls"]:
             _SELF_CALLS.clear()
         _SELF_CALLS[key] = found
     return list(found)
-
-
-_RAISES: dict[tuple, bool] = {}
 
 
 def raises_in(statements) -> bool:
@@ -195,7 +193,7 @@ def raises_in(statements) -> bool:
     found = _RAISES.get(key)
     if found is None:
         found = _walk_raises(statements)
-        if len(_RAISES) >= _MEMO_LIMIT:
+        if len(_RAISES) >= MEMOS.limits["raises"]:
             _RAISES.clear()
         _RAISES[key] = found
     return found

@@ -29,6 +29,7 @@ from auditor.interpret.values import (
     Instance,
     PartialSequence,
     Unknown,
+    Why,
     is_unknown,
 )
 
@@ -62,7 +63,7 @@ class Statements:
                 self.toward_site(statement, frame)
             elif verdict is None:
                 why = test.reason if is_unknown(test) else "condition cannot be decided"
-                self.mark_undecided([statement], frame, why)
+                self.mark_undecided([statement], frame, why, _cause(test))
             elif verdict:
                 self.exec_block(statement.body.body, frame)
             elif type(statement.orelse) is cst.If:
@@ -121,11 +122,11 @@ class Statements:
             iterable = list(iterable)
         if isinstance(iterable, PartialSequence):  # the known head runs, the rest is undecided
             if self.loop_items(statement, iterable.known, frame):
-                self.mark_undecided([statement], frame, iterable.reason)
+                self.mark_undecided([statement], frame, iterable.reason, iterable)
             return
         if not isinstance(iterable, (list, tuple, str)):
             why = iterable.reason if is_unknown(iterable) else "loop over a value not modelled"
-            self.mark_undecided([statement], frame, why)
+            self.mark_undecided([statement], frame, why, _cause(iterable))
             return
         if len(iterable) > self.limits.max_loop_iterations:
             self.mark_undecided([statement], frame, "loop over too many items")
@@ -151,7 +152,7 @@ class Statements:
             verdict = self.truth(test)
             if verdict is None:
                 why = test.reason if is_unknown(test) else "loop condition cannot be decided"
-                self.mark_undecided([statement], frame, why)
+                self.mark_undecided([statement], frame, why, _cause(test))
                 return
             if not verdict:
                 return
@@ -165,10 +166,14 @@ class Statements:
             [statement], frame, f"loop ran past {self.limits.max_loop_iterations} iterations"
         )
 
-    def mark_undecided(self, statements: list, frame: Frame, why: str) -> None:
-        """A block the interpreter could not follow: everything it might assign becomes Unknown."""
+    def mark_undecided(
+        self, statements: list, frame: Frame, why: str, cause: Unknown | None = None
+    ) -> None:
+        """A block the interpreter could not follow: everything it might assign becomes Unknown.
+        `why` words it; `cause` is the Unknown that left it undecided, when there is one."""
         location = frame.module.parsed.location(statements[0])
-        unknown = Unknown(f"set on a path that could not be decided: {why}", location)
+        text = f"set on a path that could not be decided: {why}"
+        unknown = Unknown(text, location, Why.UNDECIDED, cause)
         names, self_attrs, returns, calls = assigned_targets(statements)
         for name in names:
             frame.locals[name] = unknown
@@ -187,11 +192,16 @@ class Statements:
                 receiver.incomplete = unknown
             if raises_in(statements):
                 receiver.may_raise.append(
-                    Unknown(f"may raise on a path that could not be decided: {why}", location)
+                    Unknown(
+                        f"may raise on a path that could not be decided: {why}",
+                        location,
+                        Why.UNDECIDED,
+                        cause,
+                    )
                 )
         if returns and frame.undecided_return is None and not frame.declarative:
             frame.undecided_return = Unknown(
-                f"return value depends on an undecided path: {why}", location
+                f"return value depends on an undecided path: {why}", location, Why.UNDECIDED, cause
             )
 
     def attributes_set_by_calls(self, receiver: Instance, statements: list) -> list[str]:
@@ -223,7 +233,7 @@ class Statements:
             value = self.eval(small.value, frame)
             if is_unknown(value) and type(small.value) is cst.Call:
                 if isinstance(frame.receiver, Instance) and frame.receiver.incomplete is None:
-                    if value.reason.startswith("call of an unresolved function"):
+                    if value.why is Why.UNRESOLVED_CALL:
                         frame.receiver.incomplete = value
         elif kind is cst.Assign:
             value = self.eval(small.value, frame)
@@ -383,3 +393,8 @@ _AUG_TO_BINARY = {
     cst.BitOrAssign: cst.BitOr,
     cst.BitXorAssign: cst.BitXor,
 }
+
+
+def _cause(value: object) -> Unknown | None:
+    """The Unknown a test or iterable is, to be the cause of what it leaves undecided."""
+    return value if isinstance(value, Unknown) else None

@@ -9,11 +9,13 @@ from __future__ import annotations
 import libcst as cst
 
 from auditor.frontend.parse import ParsedModule
+from auditor.interpret.memos import MEMOS
 from auditor.location import Location
 
-_LOCATIONS: dict[int, tuple[cst.CSTNode, Location]] = {}
-_SOURCES: dict[cst.CSTNode, str] = {}
-_MEMO_LIMIT = 200_000  # nodes per table; syntax nodes hash by identity
+_LOCATIONS = MEMOS.locations  # memos.py: id(node) -> (node, its location)
+_SOURCES = MEMOS.sources  # node -> its source text
+_LOCATIONS_LIMIT = MEMOS.limits["locations"]
+_SOURCES_LIMIT = MEMOS.limits["sources"]
 
 
 def location_of(parsed: ParsedModule, node: cst.CSTNode) -> Location:
@@ -23,7 +25,7 @@ def location_of(parsed: ParsedModule, node: cst.CSTNode) -> Location:
     if found is not None and found[0] is node:
         return found[1]
     location = parsed.location(node)
-    if len(_LOCATIONS) >= _MEMO_LIMIT:
+    if len(_LOCATIONS) >= _LOCATIONS_LIMIT:
         _LOCATIONS.clear()
     _LOCATIONS[id(node)] = (node, location)
     return location
@@ -34,7 +36,7 @@ def source_of(parsed: ParsedModule, node: cst.CSTNode) -> str:
     found = _SOURCES.get(node)
     if found is None:
         found = parsed.code(node)
-        if len(_SOURCES) >= _MEMO_LIMIT:
+        if len(_SOURCES) >= _SOURCES_LIMIT:
             _SOURCES.clear()
         _SOURCES[node] = found
     return found

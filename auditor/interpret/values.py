@@ -6,6 +6,7 @@ torch dtypes. The classes below model everything else the audited code can hold.
 
 from __future__ import annotations
 
+import enum
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,12 +17,41 @@ from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo
 from auditor.location import Location
 
 
+class Why(enum.Enum):
+    """What kind of not-knowing an Unknown is. Decisions read this, never the reason's words."""
+
+    NOT_MODELLED = "not modelled"  # a value or construct the interpreter does not model
+    OUTSIDE_CALL = "outside the audited tree"  # a call or name the audited tree does not define
+    OUTSIDE_BASE = "base class outside the audited tree"  # construction or lookup in one
+    UNRESOLVED_CALL = "call of an unresolved function"  # calling a value that is itself unknown
+    UNDECIDED = "undecided path"  # set, raised or returned on a path not decided
+    MISSING_ARGUMENT = "missing argument"  # a parameter with no argument and no default
+    LIMIT = "limit"  # a work bound was reached
+    CONFIG_NOT_LISTED = "config value not listed"  # a config read the matrix has no value for
+
+
 @dataclass(frozen=True)
 class Unknown:
-    """A value the interpreter could not determine, with why and where."""
+    """A value the interpreter could not determine: its reason (words for people), where, what
+    kind of not-knowing it is (`why`) and the Unknown it follows from (`cause`), if any.
+
+    Equality is the words and the place, as it always was: two Unknowns saying the same thing
+    at the same place are one item of a report."""
 
     reason: str
     location: Location | None = None
+    why: Why = field(default=Why.NOT_MODELLED, compare=False)
+    cause: Unknown | None = field(default=None, compare=False, repr=False)
+    detail: str = field(default="", compare=False)  # what the kind is about: the name called
+
+    def caused_by(self, why: Why) -> bool:
+        """Whether this Unknown, or one it follows from, is of that kind."""
+        link: Unknown | None = self
+        while link is not None:
+            if link.why is why:
+                return True
+            link = link.cause
+        return False
 
     def __bool__(self) -> bool:  # guard against accidental truth tests
         raise TypeError("Unknown has no truth value; test with is_unknown()")

@@ -314,7 +314,8 @@ def _pairs_at_sites(
             )
             continue
         if site.via_record and isinstance(evidence, Unknown):
-            problems.append(Unknown(f"call site {site.where()}: {evidence.reason}", site.location))
+            text = f"call site {site.where()}: {evidence.reason}"
+            problems.append(Unknown(text, site.location, cause=evidence))
             continue
         if isinstance(evidence, Unknown) and not site.narrows():
             continue  # neither the annotation nor the site says which devices come

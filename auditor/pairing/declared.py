@@ -313,7 +313,9 @@ class DeclaredHostEvaluator(PoolEvaluator):
                 if is_unknown(layout):
                     unresolved.append(
                         Unknown(
-                            f"{device.name}: declared host layout: {layout.reason}", layout.location
+                            f"{device.name}: declared host layout: {layout.reason}",
+                            layout.location,
+                            cause=layout,
                         )
                     )
             hosts = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from auditor.evaluation.site_run import OTHER_CLASS, never_built
+from auditor.evaluation.site_run import never_built
 from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo, dotted
 from auditor.frontend.scope import FunctionScope, LocalNames
 from auditor.interpret.values import Unknown
@@ -107,9 +107,9 @@ def drop_never_built(evaluated: list, pools) -> tuple[list, list[Unknown]]:
             continue
         chosen = sorted(
             {
-                p.infeasible.reason.split(OTHER_CLASS)[0]
+                p.infeasible.chosen
                 for p in evaluation.points
-                if p.infeasible is not None and OTHER_CLASS in p.infeasible.reason
+                if p.infeasible is not None and p.infeasible.chosen is not None
             }
         )
         never.append(
