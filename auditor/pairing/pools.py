@@ -2,9 +2,9 @@
 
 A device pool is a concrete class whose constructor takes a token count and a layer count (or
 that allocates per layer and per token from its parameters, roles.py). A host pool takes a
-device pool (or a record of its buffers) and allocates an attribute of a name a device pool
-also allocates: the catalog (catalog.py) keeps only those, and the strategies
-(strategies.py) pair them.
+device pool (or a record of its buffers); the catalog (catalog.py) keeps as hosts those that
+allocate an attribute of a name a device pool also allocates (`buffer_names`), and the
+strategies (strategies.py) pair them.
 """
 
 from __future__ import annotations
