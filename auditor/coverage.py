@@ -266,7 +266,7 @@ def measure_coverage(
                 pair.host.name,
                 pair.device.name,
                 pair_location(pair),
-                pair.evidence,
+                pair.evidence.text(),
                 counted.points_total,
                 counted.points_feasible,
                 counted.points_compared,

@@ -93,9 +93,9 @@ def test_a_record_host_is_paired_with_the_devices_that_build_its_record(tmp_path
     )
     assert pairs(result) == {("Host", "DevA"), ("Host", "DevA2")}
     [pair] = [p for p in result.catalog.pairs if p.device.name == "DevA"]
-    assert pair.evidence.startswith("buffer info via call site")
-    assert "buffer_info=kv_pool.get_info()" in pair.evidence
-    assert pair.detail["kind"] == "buffer info"
+    assert pair.evidence.text().startswith("buffer info via call site")
+    assert "buffer_info=kv_pool.get_info()" in pair.evidence.text()
+    assert pair.evidence.as_json()["kind"] == "buffer info"
     # evaluated with the record the device builds: DevA2's 128-byte rows disagree
     assert la001(result) == [("DevA2", 64, 128)]
 

@@ -507,8 +507,8 @@ def every_report(result, settings, summary: Path) -> dict[str, str]:
 
 def test_round_trip_renders_every_report_byte_for_byte(project):
     """dump/load on a real result: every report the same, one stand-in per class, and sites
-    kept as text (no syntax tree, no index)."""
-    from auditor.pairing.sites import ConstructionSite, StoredSite
+    kept as the same type without their syntax (no syntax tree, no index), keyed the same."""
+    from auditor.pairing.sites import ConstructionSite
     from auditor.pipeline import audit
     from auditor.settings import load_settings
 
@@ -523,11 +523,12 @@ def test_round_trip_renders_every_report_byte_for_byte(project):
     assert set(before) == set(after)
     for name in before:
         assert after[name] == before[name], name
-    assert loaded.catalog.sites and all(type(s) is StoredSite for s in loaded.catalog.sites)
-    assert not any(isinstance(s, ConstructionSite) for s in loaded.catalog.sites)
+    assert loaded.catalog.sites and all(type(s) is ConstructionSite for s in loaded.catalog.sites)
+    assert all(s.module is None and s.call is None for s in loaded.catalog.sites)
     assert [s.signature() for s in loaded.catalog.sites] == [
         s.signature() for s in result.catalog.sites
     ]
+    assert [s.key() for s in loaded.catalog.sites] == [s.key() for s in result.catalog.sites]
     hosts = {id(pair.host) for pair in loaded.catalog.pairs}
     assert {id(e.host) for e in loaded.evaluations if e.host is not None} <= hosts
     assert "libcst" not in json.dumps(stored)

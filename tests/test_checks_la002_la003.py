@@ -210,13 +210,16 @@ def test_la002_over_several_pairs_reports_one_figure_once(monkeypatch: pytest.Mo
     import dataclasses
 
     from auditor.checks import la002_declared_size_mismatch as la002
+    from auditor.location import Location
+    from auditor.pairing.evidence import CALL_SITE, Evidence
 
     monkeypatch.chdir(REPO)
     settings = load_settings(None)
     result = audit([Path(f"{LA002}_buggy")], settings)
     [pair] = result.catalog.pairs
     [evaluation] = [e for e in result.evaluations if e.host is not None]
-    other = dataclasses.replace(pair, evidence="call site elsewhere.py:7")
+    elsewhere = Evidence(CALL_SITE, location=Location("elsewhere.py", 7), how="direct call")
+    other = dataclasses.replace(pair, evidence=elsewhere)
     findings = la002.check_pairs([(pair, evaluation), (other, evaluation)], settings)
     assert len(findings) == 1
-    assert findings[0].pairing == f"{pair.evidence} | call site elsewhere.py:7"
+    assert findings[0].pairing == f"{pair.evidence.text()} | call site elsewhere.py:7"

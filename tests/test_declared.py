@@ -215,7 +215,7 @@ def test_the_dsa_fixture_pairs_by_declaration(tmp_path: Path) -> None:
     result = audit([root], load_settings(None))
     [pair] = result.catalog.pairs
     assert (pair.host.name, pair.device.name) == ("DSAIndexerPoolHost", "DSATokenToKVPool")
-    assert pair.evidence.startswith("declared by DSATokenToKVPool.host_pool_decls() at ")
+    assert pair.evidence.text().startswith("declared by DSATokenToKVPool.host_pool_decls() at ")
     [evaluation] = [e for e in result.evaluations if e.host is not None]
     assert is_declared(evaluation)
     hosts = {

@@ -289,7 +289,7 @@ def run_site_for_real(evaluation: Evaluation, point: PointResult, device: Any, h
 
 def declared_host(evaluation: Evaluation) -> bool:
     return any(
-        pair.host is evaluation.host and pair.evidence.startswith("declared by")
+        pair.host is evaluation.host and pair.evidence.text().startswith("declared by")
         for pair in DECLARED_PAIRS
     )
 

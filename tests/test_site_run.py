@@ -126,7 +126,7 @@ def test_a_helper_returning_class_record_and_kwargs_and_a_factory(tmp_path):
     assert len(never) == 2, never
     assert any(r.startswith("WideHost <- Dev at") and "builds Host" in r for r in never), never
     assert la001(result) == []
-    evidence = next(p.evidence for p in result.catalog.pairs if p.host.name == "WideHost")
+    evidence = next(p.evidence.text() for p in result.catalog.pairs if p.host.name == "WideHost")
     assert "class returned by host_class()" in evidence
     assert "arguments as build() computes them" in evidence
 

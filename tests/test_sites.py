@@ -96,8 +96,8 @@ def test_an_isinstance_chain_sends_each_subclass_to_its_own_branch(tmp_path):
     }
     assert result.findings == []
     [pair] = [p for p in result.catalog.pairs if p.host.name == "Host"]
-    assert "not (isinstance(self.kv, DevWide))" in pair.evidence
-    assert pair.detail["guards"][0] == "not (isinstance(self.kv, DevWide))"
+    assert "not (isinstance(self.kv, DevWide))" in pair.evidence.text()
+    assert pair.evidence.as_json()["guards"][0] == "not (isinstance(self.kv, DevWide))"
 
 
 def test_without_its_site_the_host_is_paired_by_annotation_and_disagrees(tmp_path):
@@ -259,7 +259,7 @@ def test_unfollowed_kwargs_leave_the_other_arguments_unknown(tmp_path):
     assert "Host.kv_buffer" in {u.subject for u in result.unresolved}
     [pair] = [p for p in result.catalog.pairs if p.site is not None]
     assert pair.site.unfollowed.startswith("**options is not followed")
-    assert "arguments as make() computes them" in pair.evidence
+    assert "arguments as make() computes them" in pair.evidence.text()
     reasons = {u.unknown.reason for u in result.unresolved if u.subject == "Host.kv_buffer"}
     assert any("may be passed by an unknown **" in r and "options" in r for r in reasons), reasons
 
@@ -441,7 +441,7 @@ def test_a_device_read_off_an_attribute_is_what_its_owner_builds_into_it(tmp_pat
     [finding] = [f for f in result.findings if f.host.class_name == "Host"]
     assert finding.device.class_name == "DevNarrow"  # 64 vs 32: the real disagreement stays
     pair = next(p for p in result.catalog.pairs if p.device.name == "Dev")
-    assert "self.hybrid.full_pool holds DevNarrow | Dev" in pair.evidence
+    assert "self.hybrid.full_pool holds DevNarrow | Dev" in pair.evidence.text()
 
 
 def test_an_attribute_built_by_an_opaque_call_does_not_narrow(tmp_path):

@@ -211,12 +211,15 @@ def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) ->
             key = (located.code, located.location, located.facts, located.site_note)
             if key in findings:  # the same disagreement reached through another site
                 earlier = findings[key]
-                if pair.evidence not in earlier.pairing:
+                if pair.evidence.text() not in earlier.pairing:
                     sites = earlier.pairing_detail.get("sites", [earlier.pairing_detail])
                     findings[key] = dataclasses.replace(
                         earlier,
-                        pairing=f"{earlier.pairing} | {pair.evidence}",
-                        pairing_detail={"kind": "call sites", "sites": sites + [pair.detail]},
+                        pairing=f"{earlier.pairing} | {pair.evidence.text()}",
+                        pairing_detail={
+                            "kind": "call sites",
+                            "sites": sites + [pair.evidence.as_json()],
+                        },
                     )
             else:
                 findings[key] = located
@@ -224,7 +227,9 @@ def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) ->
 
 
 def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
-    located = dataclasses.replace(finding, pairing=pair.evidence, pairing_detail=pair.detail)
+    located = dataclasses.replace(
+        finding, pairing=pair.evidence.text(), pairing_detail=pair.evidence.as_json()
+    )
     site = pair.site
     if site is None or finding.host is None:
         return located

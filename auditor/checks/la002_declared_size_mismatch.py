@@ -186,11 +186,11 @@ def check_pairs(evaluated: list[tuple[Pair, Evaluation]], settings: Settings) ->
         for finding in check(evaluation, settings):
             key = (finding.code, finding.location, finding.facts)  # what the message says
             if key not in findings:
-                findings[key] = dataclasses.replace(finding, pairing=pair.evidence)
-            elif pair.evidence not in findings[key].pairing:
+                findings[key] = dataclasses.replace(finding, pairing=pair.evidence.text())
+            elif pair.evidence.text() not in findings[key].pairing:
                 earlier = findings[key]
                 findings[key] = dataclasses.replace(
-                    earlier, pairing=f"{earlier.pairing} | {pair.evidence}"
+                    earlier, pairing=f"{earlier.pairing} | {pair.evidence.text()}"
                 )
     return list(findings.values())
 

@@ -342,8 +342,8 @@ class Encoder:
             }
         if is_dtype(value) or is_torch_dtype(value):
             return {"$dtype": dtype_name(value)}
-        if hasattr(kind, "stored_form"):  # a live object with a stored form (sites.py)
-            return self.encode(value.stored_form(), depth + 1)
+        if hasattr(kind, "stored_form"):  # stored without what only the audit holds (sites.py)
+            value = value.stored_form()
         if _is_class_info(value):
             return {"$class": self._class(value, depth)}
         from auditor.interpret.control import Infeasible

@@ -100,7 +100,7 @@ class CachedEvaluations:
                 [cls.module.path, cls.qualname] if cls is not None else None
                 for cls in roles.values()
             ],
-            site_key(site),
+            site.key() if site is not None else None,
             self.evaluator.roles.key(device, host, site.host if site is not None else None),
         )
         stored = self._load(self.cache.get("evaluations", key), roles, site)
@@ -169,20 +169,3 @@ class CachedEvaluations:
         evaluation.site = site
         self.late_errors.extend(late)
         return evaluation
-
-
-def site_key(site: ConstructionSite | None) -> list | None:
-    """Everything of a construction site that its evaluation reads, as text: the same text in
-    an unchanged module (its hash is in the entry's record) is the same site."""
-    if site is None:
-        return None
-    return [
-        site.host.module.path,
-        site.host.qualname,
-        list(site.signature()),
-        str(site.location),
-        site.function,
-        site.device_text,
-        sorted(site.local_names),
-        site.via_record,
-    ]

@@ -30,7 +30,7 @@ from auditor.interpret.machine import ConfigPoint, Interpreter
 from auditor.interpret.records import field_text
 from auditor.interpret.values import FunctionRef, Instance, Unknown, is_unknown
 from auditor.location import Location
-from auditor.pairing.catalog import Pair
+from auditor.pairing.evidence import Evidence, Pair
 
 PROBE_POINTS = 16  # config points tried to find a device pool's declarations
 
@@ -323,14 +323,8 @@ class DeclaredHostEvaluator(PoolEvaluator):
                 if not is_unknown(layout) and layout.host not in hosts:
                     hosts.append(layout.host)
                     where = layout.declared_at or layout.location
-                    pairs.append(
-                        Pair(
-                            layout.host,
-                            device,
-                            f"declared by {device.name}.{spec.method}() "
-                            f"at {where.path}:{where.line}",
-                        )
-                    )
+                    said = Evidence.by_declaration(f"{device.name}.{spec.method}()", where)
+                    pairs.append(Pair(layout.host, device, said))
         return pairs, unresolved
 
     def _probe(self, device: ClassInfo, spec: HostDeclarations) -> list[DeclaredLayout | Unknown]:

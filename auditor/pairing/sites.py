@@ -12,6 +12,7 @@ arguments are evaluated later (evaluate.py), at each config point.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -36,16 +37,25 @@ from auditor.pairing.holders import held_classes, subject_classes
 
 @dataclass(eq=False)
 class ConstructionSite:
-    """One call that constructs a host pool class, with what narrows the devices it receives."""
+    """One call that constructs a host pool class, with what narrows the devices it receives.
+
+    During the audit a site holds the syntax it was read from (its module, the call, the
+    arguments as nodes, evaluate.py's memo); a finished result keeps it without them
+    (`stored_form()`: text, positions and classes only, which the cache stores and reads back
+    as this same type), so every report renders the same from either, and both give the same
+    `signature()` and `key()`."""
 
     host: ClassInfo
-    module: ModuleInfo
-    call: cst.Call
+    module: ModuleInfo | None  # None once stored
+    call: cst.Call | None  # None once stored
     function: str  # qualified name of the enclosing function ("<module>" at top level)
     how: str  # "direct call", "class chosen in the function", "dict keyed by the device type"
-    arguments: dict[str, cst.BaseExpression]  # host parameter -> expression passed
+    arguments: dict[str, cst.BaseExpression]  # host parameter -> expression passed ({} stored)
     device_parameter: str | None  # the host parameter that receives the device pool
     device_text: str | None  # the expression passed for it
+    path: str  # the module's path
+    location: Location  # the call
+    written: tuple[tuple[str, str], ...]  # (host parameter, source text passed), sorted
     guards: tuple[Guard, ...] = ()
     declared: ClassInfo | None = None  # declared type of the device expression
     declared_from: str = ""
@@ -57,10 +67,6 @@ class ConstructionSite:
     substituted: dict = field(default_factory=dict, compare=False, repr=False)  # evaluate.py's memo
     via_record: bool = False  # the host takes a record of the device's buffers, not the device
     record_problem: str | None = None  # why the record's device pool is not known here
-
-    @property
-    def location(self) -> Location:
-        return self.module.parsed.location(self.call)
 
     def where(self) -> str:
         location = self.location
@@ -89,55 +95,28 @@ class ConstructionSite:
 
     def signature(self) -> tuple:
         """What the evaluation of this site depends on: the arguments as written."""
-        return (self.module.path, self.arguments_text(), self.device_parameter, self.unfollowed)
+        return (self.path, self.written, self.device_parameter, self.unfollowed)
 
-    def arguments_text(self) -> tuple[tuple[str, str], ...]:
-        module = self.module.parsed
-        return tuple(sorted((n, module.code(e)) for n, e in self.arguments.items()))
+    def key(self) -> list:
+        """Everything of this site that its evaluation reads, as text (the per-evaluation
+        cache's key): the same text in an unchanged module (its hash is in the entry's record)
+        is the same site."""
+        return [
+            self.host.module.path,
+            self.host.qualname,
+            list(self.signature()),
+            str(self.location),
+            self.function,
+            self.device_text,
+            sorted(self.local_names),
+            self.via_record,
+        ]
 
-    def stored_form(self) -> StoredSite:
-        """What a result keeps of this site once the audit is over (the cache stores it)."""
-        return StoredSite(
-            host=self.host,
-            path=self.module.path,
-            location=self.location,  # looked up now; stored as a plain Location
-            function=self.function,
-            how=self.how,
-            arguments=self.arguments_text(),
-            device_parameter=self.device_parameter,
-            device_text=self.device_text,
-            guards=tuple(g.describe() for g in self.guards),
-            declared_from=self.declared_from,
-            unfollowed=self.unfollowed,
-            via_record=self.via_record,
-        )
-
-
-@dataclass(frozen=True)
-class StoredSite:
-    """A construction site as a finished result holds it: text and positions only, no syntax
-    tree and no index, so the result can be stored and read back (cache.py) and every report
-    renders the same from either form."""
-
-    host: ClassInfo
-    path: str  # the module's path, as ConstructionSite.signature() names it
-    location: Location  # the call
-    function: str
-    how: str
-    arguments: tuple[tuple[str, str], ...]  # (host parameter, source text passed), sorted
-    device_parameter: str | None
-    device_text: str | None
-    guards: tuple[str, ...]  # as described in the evidence
-    declared_from: str
-    unfollowed: str | None
-    via_record: bool
-
-    def where(self) -> str:
-        return f"{self.location.path}:{self.location.line}"
-
-    def signature(self) -> tuple:
-        """The same as the live site's (ConstructionSite.signature)."""
-        return (self.path, self.arguments, self.device_parameter, self.unfollowed)
+    def stored_form(self) -> ConstructionSite:
+        """This site once the audit is over (the cache stores it): no syntax tree, no index."""
+        if self.module is None:
+            return self
+        return dataclasses.replace(self, module=None, call=None, arguments={}, substituted={})
 
 
 # ---- which files to read ---------------------------------------------------------------------
@@ -418,6 +397,9 @@ class SiteFinder:
             arguments=arguments,
             device_parameter=device_parameter,
             device_text=code_of(device_node) if device_node is not None else None,
+            path=module.path,
+            location=module.parsed.location(call),
+            written=tuple(sorted((n, module.parsed.code(e)) for n, e in arguments.items())),
             guards=tuple(g for g in guards if g.classes or not g.negated),
             unfollowed=unfollowed,
             problems=problems,

@@ -27,8 +27,8 @@ def pair_items(result: AuditResult) -> list[dict]:
             "code": "PAIR",
             "host": pair.host.name,
             "device": pair.device.name,
-            "pairing": pair.evidence,
-            "pairing_evidence": pair.detail,
+            "pairing": pair.evidence.text(),
+            "pairing_evidence": pair.evidence.as_json(),
             "assumed": assumed.get(pair_key(pair.host, pair.device, pair.site), []),
         }
         for pair in catalog.pairs

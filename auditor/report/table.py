@@ -166,7 +166,7 @@ def _evidence(result: AuditResult, evaluation) -> str | None:
     if result.catalog is None:
         return None
     texts = [
-        pair.evidence
+        pair.evidence.text()
         for pair in result.catalog.pairs
         if pair.host is evaluation.host
         and pair.device is evaluation.device

@@ -59,7 +59,7 @@ def render_pairs(result: AuditResult, out: TextIO) -> None:
     out.write(f"pairs ({len(catalog.pairs)}):\n")
     assumed = assumed_by_pair(result)
     for pair in catalog.pairs:
-        out.write(f"  {pair.host.name} <- {pair.device.name}: {pair.evidence}\n")
+        out.write(f"  {pair.host.name} <- {pair.device.name}: {pair.evidence.text()}\n")
         for note in assumed.get(pair_key(pair.host, pair.device, pair.site), []):
             out.write(f"    assumed: {note}\n")
     for cls, why in catalog.not_hosts:
