@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +14,7 @@ from auditor.frontend.discover import discover
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.parse import FileError, parse_file
 from auditor.interpret.machine import ConfigPoint, Interpreter
-from auditor.interpret.values import ConfigDependency, Instance, Tensor, Unknown
+from auditor.interpret.values import ConfigDependency, Instance, MemberName, Tensor, Unknown
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.location import Location
 from auditor.settings import Settings
@@ -141,7 +142,11 @@ def settings(**overrides: Any) -> Settings:
 
 def real_torch(value: object) -> object:
     """The auditor's dtype value (facts read from torch by a child process, auditor/dtypes.py) as
-    the real torch dtype that a fixture's code, run for real by an oracle test, needs."""
+    the real torch dtype that a fixture's code, run for real by an oracle test, needs; an enum
+    member the auditor names (MemberName) as the fixture's real member (its package imported)."""
+    if type(value) is MemberName:
+        kind, member = value.text.split(".")
+        return getattr(getattr(importlib.import_module(value.module), kind), member)
     if not dtypes.is_dtype(value) or dtypes.is_torch_dtype(value):
         return value
     return getattr(dtypes.torch_module(), dtypes.dtype_name(value))

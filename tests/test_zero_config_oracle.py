@@ -9,7 +9,8 @@ capacity / depth, hosts taking `gpu_pool` (untyped, seen by use), `host_pool`, `
 `gpu_cache`; a free `ratio: float`; a flag gating a scale buffer the host never mirrors; dtype
 parameters without annotations; and two "unseen" codebases: a paged block-table pool
 (num_blocks x block_size, block_size free) and a one-slab pool with a leading layer dimension
-whose layout flag is a string.
+whose layout flag is a string; an enum option (`scale_mode: ScaleMode = ScaleMode.NONE`,
+compared with `is` and `in (...)` through `self.`) gating scales of two widths.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ import libcst as cst
 from auditor.dtypes import dtype_by_name, dtype_name, is_dtype, is_torch_dtype
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.environment import flag_dimension, switch_dimension
+from auditor.interpret.values import MemberName
 from auditor.settings import Settings
 
 
@@ -96,27 +97,33 @@ def dimensions(
             if name in settings.matrix:
                 values = tuple(settings.matrix[name])
                 if roles is not None and not roles.named(cls):  # the pack's values are for
-                    flag = by_use(name, roles.facts(cls), settings)  # its engine's classes
+                    flag = by_use(name, roles.facts(cls), settings, cls)  # its engine's classes
                     if flag is not None and not flag.free:
                         values += tuple(v for v in flag.values if v not in values)
                 found[name] = Dimension(name, values)
             elif settings.default_dtypes and _is_dtype_parameter(param, code):
                 found[name] = Dimension(name, tuple(settings.default_dtypes))
             elif roles is not None:
-                dimension = by_use(name, roles.facts(cls), settings)
+                dimension = by_use(name, roles.facts(cls), settings, cls)
                 if dimension is not None:
                     found[name] = dimension
     return found
 
 
-def by_use(name: str, facts: Any, settings: Settings) -> Dimension | None:
+def by_use(
+    name: str, facts: Any, settings: Settings, cls: ClassInfo | None = None
+) -> Dimension | None:
     """A dimension for a parameter the pack says nothing of, from how the code uses it
     (behaviour.Facts): passed as `dtype=` or compared with torch dtypes (the pack's dtypes); a
-    flag tested where a branch allocates (its default and every literal it is compared with);
-    a number with no default (free: sampled)."""
+    flag tested where a branch allocates (its default and every literal, or member of the
+    default's enum, it is compared with); a number with no default (free: sampled)."""
     if facts is None or name not in facts.params:
         return None
     param = facts.params[name]
+    if cls is not None and name in facts.members and param.default is not None:
+        members = _enum_flag(name, param.default, facts.members[name], cls)
+        if members is not None:
+            return members
     if name in facts.dtype_params and param.default in (None, "None"):
         return Dimension(name, tuple(settings.default_dtypes)) if settings.default_dtypes else None
     if name in facts.flags and param.default is not None:
@@ -143,11 +150,27 @@ def by_use(name: str, facts: Any, settings: Settings) -> Dimension | None:
     return None
 
 
+def _enum_flag(name: str, default: str, compared: list[str], cls: ClassInfo) -> Dimension | None:
+    """`mode: Mode = Mode.A` compared with `Mode.B` where a branch allocates: the default and
+    each member of the same enum it is compared with (resolved in the class's module when
+    read; a name that is no enum member there makes its points unresolved, never a finding)."""
+    kind, dot, _ = default.partition(".")
+    if not dot or not kind.isidentifier():
+        return None
+    texts = [default] + [t for t in dict.fromkeys(compared) if t.startswith(f"{kind}.")]
+    texts = list(dict.fromkeys(texts))
+    if len(texts) < 2:
+        return None
+    return Dimension(name, tuple(MemberName(cls.module.name, text) for text in texts))
+
+
 def describe_value(value: Any) -> str:
     return dtype_name(value) if is_dtype(value) or is_torch_dtype(value) else str(value)
 
 
 def json_value(value: Any) -> Any:
+    if type(value) is MemberName:
+        return value.text
     return dtype_name(value) if is_dtype(value) or is_torch_dtype(value) else value
 
 

@@ -67,6 +67,8 @@ class Facts:
     per_layer: set[str] = field(default_factory=set)  # in `range(...)` around an allocation
     per_item: set[str] = field(default_factory=set)  # iterated over around one (`for _ in p.x`)
     flags: dict[str, list[object]] = field(default_factory=dict)  # param: literals compared
+    # param: `Kind.MEMBER` names it is compared with (enum members, resolved when read)
+    members: dict[str, list[str]] = field(default_factory=dict)
     dtype_params: set[str] = field(default_factory=set)  # passed as dtype=, compared to dtypes
     numeric: set[str] = field(default_factory=set)  # in arithmetic, shapes or ranges
     read_attributes: dict[str, set[str]] = field(default_factory=dict)  # param: `p.x` names
@@ -213,6 +215,13 @@ def _literal(node: ast.AST) -> tuple[bool, object]:
     return False, None
 
 
+def _member_name(node: ast.AST) -> str | None:
+    """`Kind.MEMBER`, as an enum member is written where it is compared (`mode == Mode.X`)."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
 def _is_torch_dtype(node: ast.AST) -> bool:
     name = _dotted(node) or ""
     return name.startswith("torch.") and name.count(".") == 1 and name[6:] not in ALLOCATORS
@@ -352,11 +361,19 @@ def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Fact
             for subject, other in ((left, right), (right, left)):
                 found, value = _literal(other)
                 names = flow.copied(subject)
+                member = _member_name(other)
+                if member is not None:
+                    for name in names:
+                        facts.members.setdefault(name, []).append(member)
                 if found and names:
                     for name in names:
                         facts.flags.setdefault(name, []).append(value)
                 elif isinstance(other, (ast.Tuple, ast.List, ast.Set)) and names:
                     for item in other.elts:
+                        member = _member_name(item)
+                        if member is not None:
+                            for name in names:
+                                facts.members.setdefault(name, []).append(member)
                         found, value = _literal(item)
                         if found:
                             for name in names:

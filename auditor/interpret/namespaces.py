@@ -33,6 +33,7 @@ from auditor.interpret.values import (
     ExternalRef,
     FunctionRef,
     Instance,
+    MemberName,
     ModuleRef,
     Unknown,
     Why,
@@ -265,9 +266,22 @@ class Namespaces:
             return result
         if isinstance(value, ConfigDependency):
             result = self.point.read(value.name)
+            if type(result) is MemberName:
+                result = self.enum_member(result, location)
             namespace[name] = result
             return result
         return value
+
+    def enum_member(self, member: MemberName, location: Location) -> Any:
+        """The enum member a config value names, looked up as its module's code would."""
+        module = self.index.modules.get(member.module)
+        kind, _, attribute = member.text.partition(".")
+        found = self.module_member(module, kind, location, set()) if module else ABSENT
+        if isinstance(found, ClassRef) and enums.is_enum(found.cls):
+            value = self.class_attribute(found.cls, attribute, location, receiver=None)
+            if enums.is_member(value):
+                return value
+        return Unknown(f"{member.text} is not an enum member in {member.module}", location)
 
     def set_name(self, attribute: Instance, owner: ClassInfo, name: str, location) -> None:
         """Python calls `__set_name__(owner, name)` on class attributes that define it

@@ -170,6 +170,22 @@ class RuntimeObject:
 
 
 @dataclass(frozen=True)
+class MemberName:
+    """A config value that is an enum member of the audited code (`ScaleMode.PER_TOKEN`), by
+    the name the code writes it with in `module`: the interpreter resolves it when the value
+    is read, to the very member the code compares with. Shown as written."""
+
+    module: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class ConfigDependency:
     """A lazily read config value: binding a parameter does not count as depending on it."""
 
