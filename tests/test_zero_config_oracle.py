@@ -199,6 +199,7 @@ def test_the_free_ratio_holds_for_any_value() -> None:
     result = audit([ROOT / "free_ratio_buggy"], load_settings(None))
     [finding] = result.findings
     assert finding.message.endswith("holds for any ratio")
+    assert finding.as_json()["holds_for_any"] == ["ratio"]  # as data, not only in words
     assert (finding.host.bytes_per_token, finding.device.bytes_per_token) == (512, 2048)
 
 

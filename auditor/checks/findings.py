@@ -44,6 +44,11 @@ class Facts:
     def sentence(self) -> str:
         raise NotImplementedError
 
+    def holds_for_any(self) -> tuple[str, ...]:
+        """Parameters nothing gives a value that the finding holds for any value of (sampled:
+        the figures were the same at every sample)."""
+        return ()
+
 
 @dataclass(frozen=True)
 class SiteNote:
@@ -111,4 +116,6 @@ class Finding:
             data["pairing"] = self.pairing
         if self.pairing_detail:
             data["pairing_evidence"] = self.pairing_detail
+        if not isinstance(self.facts, str) and self.facts.holds_for_any():
+            data["holds_for_any"] = list(self.facts.holds_for_any())
         return data

@@ -71,6 +71,9 @@ class SizeDisagreement(Facts):
     demanded: str  # evaluate.demanded_text
     assumed: str  # evaluate.assumed_text
 
+    def holds_for_any(self) -> tuple[str, ...]:
+        return self.free
+
     def sentence(self) -> str:
         name = self.buffer
         return (

@@ -66,6 +66,9 @@ class UnmirroredBuffer(Facts):
     demanded: str  # evaluate.demanded_text
     assumed: str  # evaluate.assumed_text
 
+    def holds_for_any(self) -> tuple[str, ...]:
+        return self.free
+
     def sentence(self) -> str:
         name = self.buffer
         verb = "mirrors" if self.mirrors == 1 else "mirror"
