@@ -13,6 +13,7 @@ import pytest
 from auditor.checks import la001_buffer_size_mismatch as la001
 from auditor.checks.findings import Finding, SiteNote
 from auditor.location import Location
+from auditor.pairing.evidence import Evidence
 from auditor.pipeline import audit
 from auditor.settings import load_settings
 
@@ -61,10 +62,12 @@ def test_la001_over_several_pairs_reports_one_disagreement_once(
     monkeypatch.setattr(la001, "check_pairs", lambda ev, s: seen.extend(ev) or check_pairs(ev, s))
     audit([Path("fixtures/incident_buggy")], settings)
     [(pair, evaluation)] = [(p, e) for p, e in seen if la001.check(e, settings)]
-    other = dataclasses.replace(pair, evidence="call site elsewhere.py:7")
+    other = dataclasses.replace(pair, evidence=Evidence.by_annotation("annotation Other"))
     findings = la001.check_pairs([(pair, evaluation), (other, evaluation)], settings)
     assert len(findings) == 1
-    assert findings[0].pairing == f"{pair.evidence} | call site elsewhere.py:7"
+    assert findings[0].pairing == (
+        f"{pair.evidence.text()} | annotation Other (no construction site in the audited paths)"
+    )
     [alone] = la001.check_pairs([(pair, evaluation)], settings)
     assert findings[0].facts == alone.facts and findings[0].message == alone.message
 
