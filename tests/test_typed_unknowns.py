@@ -119,3 +119,22 @@ def _where_of(unknown: Unknown) -> str:
     from auditor.evaluation.evaluate import _where
 
     return _where(unknown)
+
+
+def test_a_missing_argument_and_an_unlisted_switch_say_their_kind(tmp_path):
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": (
+                "import os\n"
+                "class Needs:\n"
+                "    def __init__(self, width):\n"
+                "        self.width = width\n"
+                "        self.mode = os.environ.get('KV_MODE_UNLISTED')\n"
+            )
+        },
+    )
+    built = build(index, "Needs").instance
+    width, mode = built.attrs["width"], built.attrs["mode"]
+    assert width.why is Why.MISSING_ARGUMENT and width.detail == "width"
+    assert mode.why is Why.CONFIG_NOT_LISTED and mode.detail == "$KV_MODE_UNLISTED"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from auditor.interpret.values import RuntimeObject, Unknown, is_unknown
+from auditor.interpret.values import RuntimeObject, Unknown, Why, is_unknown
 
 if TYPE_CHECKING:
     from auditor.interpret.library import CallContext
@@ -51,7 +51,12 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
     if any(key.startswith(dimension + ".") for key in point.values):
         return RuntimeObject(dimension)
     getter = obj.path.split("()", 1)[0]
-    return Unknown(f"{dimension} is not in the rule pack's [runtime.{getter}] table", location)
+    return Unknown(
+        f"{dimension} is not in the rule pack's [runtime.{getter}] table",
+        location,
+        Why.CONFIG_NOT_LISTED,
+        detail=dimension,
+    )
 
 
 def variable_text(point: ConfigPoint, name: Any, location) -> Any:
@@ -63,7 +68,10 @@ def variable_text(point: ConfigPoint, name: Any, location) -> Any:
     dimension = switch_dimension(name)
     if dimension not in point.values:
         return Unknown(
-            f"environment variable {name} is not a switch of the rule pack ([switches])", location
+            f"environment variable {name} is not a switch of the rule pack ([switches])",
+            location,
+            Why.CONFIG_NOT_LISTED,
+            detail=dimension,
         )
     return point.read(dimension)
 

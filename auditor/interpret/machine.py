@@ -331,7 +331,10 @@ class Interpreter(Namespaces, Statements, Operators):
                 frame.locals[name] = self.eval(param.default, definition)
             else:
                 frame.locals[name] = Unknown(
-                    f"missing argument {name!r} to {function.name}()", location
+                    f"missing argument {name!r} to {function.name}()",
+                    location,
+                    Why.MISSING_ARGUMENT,
+                    detail=name,
                 )
         if isinstance(params.star_arg, cst.Param):
             frame.locals[params.star_arg.name.value] = tuple(args)
@@ -343,7 +346,10 @@ class Interpreter(Namespaces, Statements, Operators):
                 frame.locals[name] = self.eval(param.default, definition)
             else:
                 frame.locals[name] = Unknown(
-                    f"missing argument {name!r} to {function.name}()", location
+                    f"missing argument {name!r} to {function.name}()",
+                    location,
+                    Why.MISSING_ARGUMENT,
+                    detail=name,
                 )
         if params.star_kwarg is not None:
             frame.locals[params.star_kwarg.name.value] = dict(kwargs)
