@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from helpers import build, build_index, find_class
 
 from auditor.evaluation.evaluate import Evaluation, PointResult, undecided_raises
 from auditor.evaluation.site_run import never_built, other_host
-from auditor.incremental.cache import dump, load
+from auditor.incremental.cache import InvalidEntry, dump, load
 from auditor.interpret.control import Infeasible
 from auditor.interpret.values import Instance, Unknown, Why
 from auditor.location import Location
@@ -74,6 +75,25 @@ def test_kinds_and_choices_survive_the_cache():
     assert loaded[0].cause.why is Why.OUTSIDE_CALL and loaded[0].cause.detail == "f"
     assert loaded[0].caused_by(Why.OUTSIDE_CALL)
     assert type(loaded[1]) is Infeasible and loaded[1].chosen == "g() builds A"
+
+
+@pytest.mark.parametrize(
+    "tampered",
+    [
+        {"$enum": ["auditor.interpret.values:Why", "NO_SUCH_KIND"]},  # not a member
+        {"$enum": ["os:Why", "LIMIT"]},  # not the auditor's module
+        {"$enum": ["auditor.interpret.values:Unknown", "LIMIT"]},  # not an enum
+        {"$enum": ["auditor.nowhere:Why", "LIMIT"]},  # no such module
+        {"$enum": ["auditor.interpret.values:Why", 3]},
+        {"$infeasible": ["why", None, 7]},  # a choice that is not text
+        {"$infeasible": ["why", None]},  # written before choices were stored
+        {"$data": "auditor.interpret.values:NoSuchClass", "fields": {}},
+        {"$data": "auditor.interpret.values:Why", "fields": {}},  # a type, not a dataclass
+    ],
+)
+def test_a_tampered_kind_or_choice_is_rejected_not_made(tampered):
+    with pytest.raises(InvalidEntry):
+        load({"classes": [], "value": tampered})
 
 
 HOST = """

@@ -403,23 +403,28 @@ def dump(value: Any, class_ref: Callable[[Any], str | None] | None = None) -> di
     return {"classes": encoder.classes, "value": body}
 
 
+def _auditor_type(name: str, what: str) -> Any:
+    """One of the auditor's own types, by `module:qualname` as stored; nothing else is made."""
+    module_name, _, qualname = name.partition(":")
+    if not module_name.startswith("auditor.") or not qualname.isidentifier():
+        raise InvalidEntry(f"{what} {name!r} is not the auditor's")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        raise InvalidEntry(f"no module {module_name}") from None
+    kind = getattr(module, qualname, None)
+    if not isinstance(kind, type):
+        raise InvalidEntry(f"{name} is not a {what}")
+    return kind
+
+
 def _enum_member(stored: list) -> Any:
     """A member of one of the auditor's enums, by module, class and member name."""
     name, member = stored
     if not isinstance(name, str) or not isinstance(member, str):
         raise InvalidEntry("enum")
-    module_name, _, qualname = name.partition(":")
-    if not module_name.startswith("auditor.") or not qualname.isidentifier():
-        raise InvalidEntry(f"enum {name!r} is not the auditor's")
-    try:
-        kind = getattr(importlib.import_module(module_name), qualname, None)
-    except ImportError:
-        raise InvalidEntry(f"no module {module_name}") from None
-    if (
-        not isinstance(kind, type)
-        or not issubclass(kind, enum.Enum)
-        or member not in kind.__members__
-    ):
+    kind = _auditor_type(name, "enum")
+    if not issubclass(kind, enum.Enum) or member not in kind.__members__:
         raise InvalidEntry(f"{name}.{member} is not an enum member")
     return kind[member]
 
@@ -487,15 +492,8 @@ class Decoder:
         name, fields = data.get("$data"), data.get("fields")
         if not isinstance(name, str) or not isinstance(fields, dict):
             raise InvalidEntry("dataclass")
-        module_name, _, qualname = name.partition(":")
-        if not module_name.startswith("auditor.") or not qualname.isidentifier():
-            raise InvalidEntry(f"class {name!r} is not the auditor's")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            raise InvalidEntry(f"no module {module_name}") from None
-        kind = getattr(module, qualname, None)
-        if not isinstance(kind, type) or not dataclasses.is_dataclass(kind):
+        kind = _auditor_type(name, "class")
+        if not dataclasses.is_dataclass(kind):
             raise InvalidEntry(f"{name} is not a dataclass")
         expected = [f.name for f in dataclasses.fields(kind)]
         if sorted(expected) != sorted(fields):
