@@ -189,7 +189,7 @@ def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> Evaluatio
     for point in feasible:
         hit = False
         for name, host_figure in point.host.items():
-            device_figure = device_counterpart(name, point.device, settings)
+            device_figure = device_counterpart(name, point.device, settings, point.host)
             if device_figure is None:
                 continue
             candidates = True

@@ -34,7 +34,19 @@ MISSPELT_TABLES = ("layout_audit", "layoutaudit", "layout-auditor", "layout_audi
 
 # The schema: every key a rule pack may hold, and every key [tool.layout-audit] adds to those.
 # The unknown-key errors list these, so they cannot leave one out.
-PACK_KEYS = ("pack", "parameters", "dtypes", "matrix", "buffer-map", "flags", "switches", "runtime")
+PACK_KEYS = (
+    "pack",
+    "parameters",
+    "dtypes",
+    "matrix",
+    "buffer-map",
+    "flags",
+    "switches",
+    "runtime",
+    "platforms",
+)
+PLATFORM_VALUE_KEYS = ("matrix", "flags", "switches", "runtime")
+PLATFORM_KEYS = ("modules", *PLATFORM_VALUE_KEYS, "classes")
 PROJECT_KEYS = (
     "rule-packs",
     "select",
@@ -50,6 +62,31 @@ PROJECT_KEYS = (
     "fail-on-unresolved",
     *PACK_KEYS,
 )
+
+
+@dataclass
+class PlatformValues:
+    """Config values of a platform: parameter values, probes, switches and runtime values."""
+
+    matrix: dict[str, list[Any]] = field(default_factory=dict)
+    flags: dict[str, list[bool]] = field(default_factory=dict)
+    switches: dict[str, list[str | None]] = field(default_factory=dict)
+    runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+
+
+@dataclass
+class Platform(PlatformValues):
+    """A platform only some device pools run on, known by the modules that define them (an
+    Ascend pool under `hardware_backend.npu`): their pairs are evaluated at the platform's own
+    values, which replace the pack's (a CUDA machine's). `classes` refines them for the device
+    pools that are (subclasses of) a class: the server sets another HiCache layout for MLA."""
+
+    modules: list[str] = field(default_factory=list)  # dotted, matched as whole parts
+    classes: dict[str, PlatformValues] = field(default_factory=dict)  # base class name: values
+
+    def runs(self, module: str) -> bool:
+        """Whether a class defined in dotted module `module` runs on this platform."""
+        return any(f".{m}." in f".{module}." for m in self.modules)
 
 
 @dataclass
@@ -69,6 +106,7 @@ class Settings:
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
     runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)  # getter: attr: values
+    platforms: dict[str, Platform] = field(default_factory=dict)  # [platforms.<name>]
     token_counts: tuple[int, int] = (8192, 16384)
     layer_counts: tuple[int, int] = (2, 3)
     select: list[str] | None = None  # None: every check (checks.selected)
@@ -264,6 +302,61 @@ def _switches(table: Any, where: str) -> dict[str, list[str | None]]:
     return result
 
 
+def _runtime(table: Any, where: str) -> dict[str, dict[str, list[Any]]]:
+    """`[runtime.get_parallel]` tables: getter -> attribute path -> values."""
+    _expect(table, dict, where, "a table of getter tables")
+    result: dict[str, dict[str, list[Any]]] = {}
+    for getter, attributes in table.items():
+        key = f"{where}.{getter}"
+        if not getter.isidentifier():
+            raise ConfigError(f"{key}: a getter is a function name, such as get_parallel")
+        _expect(attributes, dict, key, "a table of attribute = [values]")
+        values = _matrix(_flatten(attributes), key)
+        for listed in values.values():  # resolved now: only the matrix resolves lazily
+            listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
+        result[getter] = values
+    return result
+
+
+def _platform(table: Any, where: str) -> Platform:
+    """`[platforms.npu]`: `modules = [...]`, the platform's matrix, flags, switches and runtime,
+    and `[platforms.npu.classes.<Base>]` tables of the same values for some device pools."""
+    _expect(table, dict, where, "a table (modules, matrix, flags, switches, runtime, classes)")
+    for key in table:
+        if key not in PLATFORM_KEYS:
+            raise unknown_key(where, key, PLATFORM_KEYS)
+    if "modules" not in table:
+        raise ConfigError(f"{where}: expected modules = [dotted module names]")
+    modules = _string_list(table["modules"], f"{where}.modules")
+    if not modules:
+        raise ConfigError(f"{where}.modules: expected at least one module name")
+    classes = table.get("classes", {})
+    _expect(classes, dict, f"{where}.classes", "a table of class name = values tables")
+    refined = {}
+    for name, values in classes.items():
+        key = f"{where}.classes.{name}"
+        if not name.isidentifier():
+            raise ConfigError(f"{key}: a class name, such as MLATokenToKVPool")
+        _expect(values, dict, key, "a table (matrix, flags, switches, runtime)")
+        for value_key in values:
+            if value_key not in PLATFORM_VALUE_KEYS:
+                raise unknown_key(key, value_key, PLATFORM_VALUE_KEYS)
+        refined[name] = _platform_values(values, key)
+    return Platform(**vars(_platform_values(table, where)), modules=modules, classes=refined)
+
+
+def _platform_values(table: dict, where: str) -> PlatformValues:
+    matrix = _matrix(table.get("matrix", {}), f"{where}.matrix")
+    for listed in matrix.values():  # resolved now, as runtime values are
+        listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
+    return PlatformValues(
+        matrix,
+        _flags(table.get("flags", {}), f"{where}.flags"),
+        _switches(table.get("switches", {}), f"{where}.switches"),
+        _runtime(table.get("runtime", {}), f"{where}.runtime"),
+    )
+
+
 def _flatten(table: dict, prefix: str = "") -> dict:
     """`kernel.enable_x = [true]` (a nested table in TOML) is the path `kernel.enable_x`."""
     flat: dict = {}
@@ -322,17 +415,12 @@ def apply_pack(
     settings.__dict__["matrix"].update(_matrix(data.get("matrix", {}), f"{source}: matrix"))
     settings.flags.update(_flags(data.get("flags", {}), f"{source}: flags"))
     settings.switches.update(_switches(data.get("switches", {}), f"{source}: switches"))
-    runtime = data.get("runtime", {})
-    _expect(runtime, dict, f"{source}: runtime", "a table of getter tables")
-    for getter, table in runtime.items():
-        where = f"{source}: runtime.{getter}"
-        if not getter.isidentifier():
-            raise ConfigError(f"{where}: a getter is a function name, such as get_parallel")
-        _expect(table, dict, where, "a table of attribute = [values]")
-        values = _matrix(_flatten(table), where)
-        for listed in values.values():  # resolved now: only the matrix resolves lazily
-            listed[:] = [v.resolve() if isinstance(v, DtypeName) else v for v in listed]
+    for getter, values in _runtime(data.get("runtime", {}), f"{source}: runtime").items():
         settings.runtime.setdefault(getter, {}).update(values)
+    platforms = data.get("platforms", {})
+    _expect(platforms, dict, f"{source}: platforms", "a table of platform tables")
+    for name, table in platforms.items():
+        settings.platforms[name] = _platform(table, f"{source}: platforms.{name}")
     for table in engines.tables():  # an engine's own table, checked by its stage
         if table in data:
             _expect(data[table], dict, f"{source}: {table}", "a table")

@@ -310,6 +310,18 @@ def test_unbind_gives_one_view_per_index(tmp_path, call):
     assert [t.nbytes for t in value] == [t.nbytes for t in oracle]
 
 
+@pytest.mark.parametrize("convert", ["tuple", "list"])
+def test_a_tensor_converted_to_a_sequence_gives_its_rows(tmp_path, convert):
+    """Ascend MHA pools hand HiCache `tuple(self.k_buffer)`, a [layer, ...] slab: one row each."""
+    value = evaluate(
+        tmp_path, f"{convert}(torch.zeros((3, 4, 5), dtype=torch.bfloat16))", "import torch"
+    )
+    oracle = eval(f"{convert}(torch.empty((3, 4, 5), dtype=torch.bfloat16, device='meta'))")
+    assert type(value) is type(oracle)
+    assert [t.shape for t in value] == [tuple(t.shape) for t in oracle]
+    assert [t.nbytes for t in value] == [t.nbytes for t in oracle]
+
+
 SETTER = """
     import torch
 

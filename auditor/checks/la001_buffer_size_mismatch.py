@@ -96,7 +96,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
     disagreements: dict[str, list[tuple[PointResult, BufferFigure, BufferFigure]]] = {}
     for point in feasible:
         for name, host_figure in point.host.items():
-            device_figure = device_counterpart(name, point.device, settings)
+            device_figure = device_counterpart(name, point.device, settings, point.host)
             if device_figure is None or not host_figure.resolved or not device_figure.resolved:
                 continue
             if not device_figure.bytes_per_token_per_layer and not device_figure.bytes_per_token:
@@ -173,7 +173,7 @@ def _agrees(evaluation: Evaluation, buffer: str, configs: list[dict], settings: 
         if not any(all(point.values.get(n, v) == v for n, v in c.items()) for c in configs):
             continue
         host = point.host.get(buffer)
-        device = device_counterpart(buffer, point.device, settings)
+        device = device_counterpart(buffer, point.device, settings, point.host)
         if host is None or device is None or not host.resolved or not device.resolved:
             return False
         if not host.same_size(device):

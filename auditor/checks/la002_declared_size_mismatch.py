@@ -82,7 +82,7 @@ def _mirrored(
     hosts, devices = [], {}
     pairs = []
     for name, host_figure in sorted(point.host.items()):
-        device_figure = device_counterpart(name, point.device, settings)
+        device_figure = device_counterpart(name, point.device, settings, point.host)
         if device_figure is None:
             if not host_figure.resolved or host_figure.bytes_per_token_per_layer:
                 return None  # the host holds per-layer bytes of its own: cannot tell

@@ -135,7 +135,7 @@ def _mirrored_names(evaluation: Evaluation, settings: Settings) -> set[str]:
     names: set[str] = set()
     for point in evaluation.feasible:
         for host_name in point.host:
-            counterpart = device_counterpart(host_name, point.device, settings)
+            counterpart = device_counterpart(host_name, point.device, settings, point.host)
             if counterpart is not None:
                 names.update(counterpart.name.split(" + "))
     return names

@@ -16,15 +16,23 @@ from auditor.settings import Settings
 
 
 def device_counterpart(
-    name: str, device: dict[str, BufferFigure], settings: Settings
+    name: str,
+    device: dict[str, BufferFigure],
+    settings: Settings,
+    host: dict[str, BufferFigure],
 ) -> BufferFigure | None:
     """The device figure the host buffer `name` mirrors: the device buffer of that name, or the
     rule pack's `buffer-map` entry for it summed (the first unresolved part when one is not
-    known); None when the device has neither."""
+    known); None when the device has neither. The map is for a host that joins the device's
+    buffers under another name: a host that also holds them under their own names (at this
+    point, `host`) mirrors them one by one, and `name` is then another view of them (MLA's
+    `page_first_kv_split` host returns its `k_buffer` as `kv_buffer`)."""
     if name in device:
         return device[name]
     mapped = settings.buffer_map.get(name)
     if not mapped or not all(n in device for n in mapped):
+        return None
+    if all(n in host for n in mapped):
         return None
     parts = [device[n] for n in mapped]
     if not all(p.resolved for p in parts):

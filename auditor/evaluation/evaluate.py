@@ -9,7 +9,13 @@ import libcst as cst
 
 from auditor.engines import post_build_hooks
 from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
-from auditor.evaluation.matrix import Dimension, dimensions, explore, parameter_names
+from auditor.evaluation.matrix import (
+    Dimension,
+    dimensions,
+    explore,
+    parameter_names,
+    platform_dimensions,
+)
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
 from auditor.evaluation.roles import RoleBook
 from auditor.evaluation.site_run import (
@@ -388,6 +394,7 @@ class PoolEvaluator:
             for name in run_parameters(site):  # the function run for the site takes these
                 if name in self.settings.matrix and name not in dims:
                     dims[name] = Dimension(name, tuple(self.settings.matrix[name]))
+        dims.update(platform_dimensions(device_cls, self.settings))
         results: list[PointResult] = []
         read: set[str] = set()
         ran: dict[tuple, tuple[PointResult, set[str], set]] = {}  # a later round's repeats

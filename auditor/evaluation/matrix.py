@@ -110,6 +110,33 @@ def dimensions(
     return found
 
 
+def platform_dimensions(cls: ClassInfo, settings: Settings) -> dict[str, Dimension]:
+    """The parameter values, probes, switches and runtime values of the platform `cls` runs on
+    (the first `[platforms.<name>]` whose modules hold its module; then those of its `classes`
+    tables that name a class of its MRO), replacing the pack's for the pairs of that device
+    pool; {} for a class of no listed platform."""
+    for platform in settings.platforms.values():
+        if platform.runs(cls.module.name):
+            bases = {klass.name for klass in cls.mro()}
+            found: dict[str, tuple] = {}
+            for values in [platform, *(v for n, v in platform.classes.items() if n in bases)]:
+                found.update(_platform_values(values))
+            return {name: Dimension(name, values) for name, values in found.items()}
+    return {}
+
+
+def _platform_values(values: Any) -> dict[str, tuple]:
+    found = {name: tuple(listed) for name, listed in values.matrix.items()}
+    found.update((flag_dimension(p), tuple(listed)) for p, listed in values.flags.items())
+    found.update((switch_dimension(v), tuple(texts)) for v, texts in values.switches.items())
+    for getter, attributes in values.runtime.items():
+        found.update(
+            (runtime_dimension(getter, attribute), tuple(listed))
+            for attribute, listed in attributes.items()
+        )
+    return found
+
+
 def by_use(
     name: str, facts: Any, settings: Settings, cls: ClassInfo | None = None
 ) -> Dimension | None:

@@ -368,6 +368,11 @@ def _to_tuple(args: list, kwargs: dict, ctx: CallContext):
         return tuple(args[0])
     if isinstance(args[0], dict):
         return tuple(args[0])
+    if isinstance(args[0], Tensor) and args[0].shape:  # iterating a tensor: its rows, as unbind
+        from auditor.interpret.methods import unbind
+
+        rows = unbind(args[0], 0, ctx)
+        return rows if is_unknown(rows) else tuple(rows)
     return ctx.unknown("tuple() of a value the interpreter does not model")
 
 

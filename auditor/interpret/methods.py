@@ -112,7 +112,7 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
             )
         )
     if name == "unbind":
-        return _unbind(tensor, kwargs.get("dim", args[0] if args else 0), ctx)
+        return unbind(tensor, kwargs.get("dim", args[0] if args else 0), ctx)
     if name == "to":
         target = kwargs.get("dtype", args[0] if args else None)
         if is_unknown(target):
@@ -126,7 +126,7 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
     return ctx.unknown(f"tensor method {name}() is not modelled")
 
 
-def _unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
+def unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
     """`slab.unbind(0)`: one view per index of `dim`, each of the shape without it."""
     if is_unknown(dim):
         return dim

@@ -207,7 +207,7 @@ def build(result: AuditResult, settings: Settings) -> list[Grid]:
             cells = {}
             for name in columns:
                 host_figure = point.host.get(name)
-                device_figure = device_counterpart(name, point.device, settings)
+                device_figure = device_counterpart(name, point.device, settings, point.host)
                 if name in point.device:
                     covered.add(name)
                 elif device_figure is not None:
