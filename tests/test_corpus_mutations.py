@@ -24,6 +24,7 @@ MLA_HOST = "mem_cache/pool_host/mla.py"
 MHA_HOST = "mem_cache/pool_host/mha.py"
 DSA_HOST = "mem_cache/pool_host/dsa.py"
 DEVICE = "mem_cache/memory_pool.py"
+NPU_DEVICE = "hardware_backend/npu/memory_pool_npu.py"
 # pool_host/mha.py between the MHA host's two refusals of an FP4 record
 FP4_REFUSALS = """ != KVScaleLayout.MXFP8_INTERLEAVED
             ):
@@ -135,6 +136,26 @@ MUTATIONS = [
         "MHATokenToKVPool",
         (4096, 4608),
     ),
+    Mutation(  # evaluated on the pack's Ascend platform (is_npu(), page_first_kv_split)
+        "Ascend MLA device RoPE rows widen, the host's v_buffer does not",
+        NPU_DEVICE,
+        "self.kr_cache_dim = 0 if self.dsa_kv_cache_store_fp8 else qk_rope_head_dim\n",
+        "self.kr_cache_dim = 0 if self.dsa_kv_cache_store_fp8 else qk_rope_head_dim + 16\n",
+        "LA001",
+        "MLATokenToKVPoolHost",
+        "NPUMLATokenToKVPool",
+        (128, 160),
+    ),
+    Mutation(
+        "Ascend MLA host k_buffer formula drifts (RoPE folded in)",
+        MLA_HOST,
+        "                k_width = self.kv_lora_rank\n",
+        "                k_width = self.kv_lora_rank + self.qk_rope_head_dim\n",
+        "LA001",
+        "MLATokenToKVPoolHost",
+        "NPUMLATokenToKVPool",
+        (1152, 1024),
+    ),
 ]
 
 
@@ -174,6 +195,7 @@ GROUPS = {
     "call site 1606, MHA host, MHA FP4 scales, declared DSA": [0, 3, 5, 6],
     "call site 224, DSA index-K device, MHA device": [1, 4, 7],
     "MLA host dtype": [2],
+    "Ascend MLA device and host": [8, 9],
 }
 
 
