@@ -400,3 +400,45 @@ def test_a_defaultdict_stores_what_its_factory_makes(tmp_path):
     expected = {}
     exec(textwrap.dedent(source), expected)  # the oracle: Python itself, on this test's own code
     assert evaluate(tmp_path, "tables()", prelude=source) == expected["tables"]()
+
+
+ENUM_FLAG = {
+    "pool.py": """
+        import enum
+        import torch
+
+        class Mode(enum.Enum):
+            DENSE = "dense"
+            PACKED = "packed"
+
+        NOT_AN_ENUM = 3
+
+        class Pool:
+            def __init__(self, size, layer_num, mode=Mode.DENSE):
+                self.mode = mode
+                self.packed = mode is Mode.PACKED
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "module", "reason"),
+    [
+        ("Mode.PACKED", "pool", None),
+        ("Mode.GONE", "pool", "Mode.GONE is not an enum member in pool"),
+        ("NOT_AN_ENUM.X", "pool", "NOT_AN_ENUM.X is not an enum member in pool"),
+        ("Mode.PACKED", "elsewhere", "Mode.PACKED is not an enum member in elsewhere"),
+    ],
+)
+def test_an_enum_option_is_the_code_s_own_member_or_unknown(tmp_path, text, module, reason):
+    """An explored enum flag (`MemberName`) resolves to the member the code compares with; a
+    name that is no member of that module stays Unknown, naming it (never a guess)."""
+    from auditor.interpret.values import MemberName
+
+    index = build_index(tmp_path, ENUM_FLAG)
+    built = build(index, "Pool", {"mode": MemberName(module, text)})
+    if reason is None:
+        assert built["packed"] is True
+        assert built["mode"].attrs["name"] == "PACKED"
+    else:
+        assert_unknown(built["mode"], reason)
