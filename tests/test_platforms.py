@@ -82,8 +82,8 @@ switches = { NPU_PAD_ROWS = [false, "1"] }
 """
 
 
-def _audit(root: Path, config: str):
-    write_tree(root, TREE)
+def _audit(root: Path, config: str, tree: dict[str, str] = TREE):
+    write_tree(root, tree)
     (root / "pyproject.toml").write_text(textwrap.dedent(config))
     settings = load_settings(root / "pyproject.toml")
     settings.respect_gitignore = False
@@ -174,3 +174,38 @@ def test_the_platform_values_key_the_cache(tmp_path):
     with_platform = settings_fingerprint(load_settings(path))
     path.write_text(CONFIG + NPU.replace('"1"', '"2"'))
     assert settings_fingerprint(load_settings(path)) != with_platform
+
+
+def test_a_finding_says_the_platform_it_was_evaluated_on(tmp_path):
+    import io
+    import json
+
+    from auditor.report import json_report, text
+
+    _, result = _audit(tmp_path, CONFIG + NPU)
+    out, err = io.StringIO(), io.StringIO()
+    text.render(result, out, err)
+    assert "\n  platform: npu (is_npu()=True)\n" in out.getvalue()
+    out = io.StringIO()
+    json_report.render(result, out)
+    (finding,) = json.loads(out.getvalue())["findings"]
+    assert finding["platform"] == {"name": "npu", "values": {"is_npu()": True}}
+
+
+def test_a_finding_of_no_platform_says_none(tmp_path):
+    import io
+    import json
+
+    from auditor.report import json_report
+
+    tree = dict(TREE)  # the CUDA pool's host formula drifts instead
+    tree["engine/host.py"] = TREE["engine/host.py"].replace(
+        "size, head_dim)", "size, 2 * head_dim)"
+    )
+    _, result = _audit(tmp_path, CONFIG + NPU.replace('"1"', "false"), tree)
+    out = io.StringIO()
+    json_report.render(result, out)
+    findings = json.loads(out.getvalue())["findings"]
+    by_device = {f["device"]["class"]: f for f in findings}
+    assert "platform" not in by_device["KVPool"]
+    assert by_device["NPUKVPool"]["platform"]["name"] == "npu"

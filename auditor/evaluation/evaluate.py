@@ -14,7 +14,7 @@ from auditor.evaluation.matrix import (
     dimensions,
     explore,
     parameter_names,
-    platform_dimensions,
+    platform_of,
 )
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
 from auditor.evaluation.roles import RoleBook
@@ -89,6 +89,8 @@ class Evaluation:
     # values tried beyond the matrix because no point of it was feasible and the code compares
     # the dimension with them (`assert page_size == 128`): {name: values}
     demanded: dict[str, tuple] = field(default_factory=dict)
+    # the platform the device pool runs on (`[platforms.<name>]`) and its dimensions, or None
+    platform: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def feasible(self) -> list[PointResult]:
@@ -394,7 +396,9 @@ class PoolEvaluator:
             for name in run_parameters(site):  # the function run for the site takes these
                 if name in self.settings.matrix and name not in dims:
                     dims[name] = Dimension(name, tuple(self.settings.matrix[name]))
-        dims.update(platform_dimensions(device_cls, self.settings))
+        platform = platform_of(device_cls, self.settings)
+        if platform is not None:
+            dims.update(platform[1])
         results: list[PointResult] = []
         read: set[str] = set()
         ran: dict[tuple, tuple[PointResult, set[str], set]] = {}  # a later round's repeats
@@ -448,6 +452,7 @@ class PoolEvaluator:
             reads=frozenset(read & set(dims)),
             free=free,
             demanded={name: tuple(values) for name, values in demanded.items()},
+            platform=(platform[0], tuple(platform[1])) if platform is not None else None,
         )
 
 

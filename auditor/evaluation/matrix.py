@@ -110,19 +110,25 @@ def dimensions(
     return found
 
 
-def platform_dimensions(cls: ClassInfo, settings: Settings) -> dict[str, Dimension]:
-    """The parameter values, probes, switches and runtime values of the platform `cls` runs on
-    (the first `[platforms.<name>]` whose modules hold its module; then those of its `classes`
-    tables that name a class of its MRO), replacing the pack's for the pairs of that device
-    pool; {} for a class of no listed platform."""
-    for platform in settings.platforms.values():
+def platform_of(cls: ClassInfo, settings: Settings) -> tuple[str, dict[str, Dimension]] | None:
+    """The platform `cls` runs on (the first `[platforms.<name>]` whose modules hold its
+    module) and its dimensions: the parameter values, probes, switches and runtime values that
+    replace the pack's for the pairs of that device pool, refined by those of its `classes`
+    tables that name a class of its MRO; None for a class of no listed platform."""
+    for name, platform in settings.platforms.items():
         if platform.runs(cls.module.name):
             bases = {klass.name for klass in cls.mro()}
             found: dict[str, tuple] = {}
             for values in [platform, *(v for n, v in platform.classes.items() if n in bases)]:
                 found.update(_platform_values(values))
-            return {name: Dimension(name, values) for name, values in found.items()}
-    return {}
+            return name, {dim: Dimension(dim, values) for dim, values in found.items()}
+    return None
+
+
+def platform_dimensions(cls: ClassInfo, settings: Settings) -> dict[str, Dimension]:
+    """The dimensions of the platform `cls` runs on (platform_of), {} for none."""
+    found = platform_of(cls, settings)
+    return found[1] if found is not None else {}
 
 
 def _platform_values(values: Any) -> dict[str, tuple]:

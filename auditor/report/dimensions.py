@@ -1,6 +1,6 @@
 """The model dimensions behind a finding's figures: the config values its evaluation read but
 did not vary (`head_num=8`, `kv_lora_rank=512`), which a finding's varied config point leaves
-out, yet the bytes depend on them."""
+out, yet the bytes depend on them; and the platform its device pool was evaluated on."""
 
 from __future__ import annotations
 
@@ -11,18 +11,25 @@ from auditor.evaluation.matrix import json_value
 from auditor.pipeline import AuditResult
 
 
-def model_dimensions(result: AuditResult, finding: Finding) -> dict[str, Any]:
-    """Numbers the finding's pools read at its first config point, by name; {} if none."""
+def _evaluations(result: AuditResult, finding: Finding) -> list:
+    """The evaluations of the finding's pools (its device, and its host if it names one)."""
     host = finding.host.class_name if finding.host is not None else None
     device = finding.device.class_name if finding.device is not None else None
     if device is None:
-        return {}
+        return []
+    return [
+        evaluation
+        for evaluation in result.evaluations
+        if evaluation.device.name == device
+        and evaluation.points
+        and (host is None or (evaluation.host is not None and evaluation.host.name == host))
+    ]
+
+
+def model_dimensions(result: AuditResult, finding: Finding) -> dict[str, Any]:
+    """Numbers the finding's pools read at its first config point, by name; {} if none."""
     found: dict[str, Any] = {}
-    for evaluation in result.evaluations:
-        if evaluation.device.name != device or not evaluation.points:
-            continue
-        if host is not None and (evaluation.host is None or evaluation.host.name != host):
-            continue
+    for evaluation in _evaluations(result, finding):
         values = evaluation.points[0].values
         for name in sorted(evaluation.reads - set(evaluation.varied)):
             value = values.get(name)
@@ -33,3 +40,22 @@ def model_dimensions(result: AuditResult, finding: Finding) -> dict[str, Any]:
 
 def describe(dimensions: dict[str, Any]) -> str:
     return ", ".join(f"{name}={value}" for name, value in dimensions.items())
+
+
+def platform(result: AuditResult, finding: Finding) -> dict[str, Any] | None:
+    """`{"name": "npu", "values": {...}}`: the platform the finding's device pool was evaluated
+    on (`[platforms.<name>]`) and the values of it the code read without varying them (a varied
+    one is in the finding's config point); None for a pool of no listed platform."""
+    for evaluation in _evaluations(result, finding):
+        if evaluation.platform is None:
+            continue
+        name, dimensions = evaluation.platform
+        values = evaluation.points[0].values
+        read = [d for d in dimensions if d in evaluation.reads and d not in evaluation.varied]
+        return {"name": name, "values": {d: json_value(values.get(d)) for d in sorted(read)}}
+    return None
+
+
+def describe_platform(found: dict[str, Any]) -> str:
+    values = found["values"]
+    return found["name"] + (f" ({describe(values)})" if values else "")

@@ -12,7 +12,7 @@ import json
 from typing import Any, TextIO
 
 from auditor.pipeline import AuditResult
-from auditor.report.dimensions import model_dimensions
+from auditor.report.dimensions import model_dimensions, platform
 from auditor.report.text import assumed_by_pair, pair_key
 
 
@@ -75,6 +75,9 @@ def render(result: AuditResult, out: TextIO, show_pairs: bool = False) -> None:
         dimensions = model_dimensions(result, finding)
         if dimensions:  # after the varied config point: the values it was computed with
             item["model_dimensions"] = dimensions
+        on = platform(result, finding)
+        if on is not None:  # the platform's values, not the pack's, made the figures
+            item["platform"] = on
         findings.append(item)
     document: dict[str, Any] = {
         "findings": findings,

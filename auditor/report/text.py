@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from auditor.pipeline import AuditResult
-from auditor.report.dimensions import describe, model_dimensions
+from auditor.report.dimensions import describe, describe_platform, model_dimensions, platform
 
 # Pairing evidence past this many characters is cut in text (JSON and --show-pairs have it
 # whole): listing every call site and guard made lines of 700-900 characters.
@@ -31,6 +31,9 @@ def render(result: AuditResult, out: TextIO, err: TextIO, show_unresolved: bool 
         dimensions = model_dimensions(result, finding)
         if dimensions:
             out.write(f"  model dimensions: {describe(dimensions)}\n")
+        on = platform(result, finding)
+        if on is not None:
+            out.write(f"  platform: {describe_platform(on)}\n")
         if finding.device is not None:
             device = finding.device.location
             out.write(
