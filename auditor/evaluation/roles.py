@@ -21,6 +21,7 @@ from auditor.frontend.behaviour import (
     constructor,
     dtype_constants,
     infer_roles,
+    instance_attributes,
     methods_of,
     params_of,
     read_facts,
@@ -77,6 +78,20 @@ class RoleBook:
         if params is None:
             return None
         return read_facts(functions, params, dtype_names)
+
+    def attributes(self, cls: ClassInfo) -> set[str]:
+        """What instances of the class have by its code (its MRO): `self.x = ...`, methods,
+        properties and class attributes (behaviour.instance_attributes)."""
+        key = ("attributes", id(cls))
+        if key not in self.trees:
+            names: set[str] = set()
+            for klass in cls.mro():
+                tree = cpython_tree(klass.module, self.trees)
+                node = class_node(tree, klass) if tree is not None else None
+                if node is not None:
+                    names |= instance_attributes(node)
+            self.trees[key] = names
+        return self.trees[key]
 
     def named_device(self, cls: ClassInfo) -> bool:
         names = parameter_names(cls)
@@ -161,7 +176,8 @@ class RoleBook:
     ) -> HostRole | None:
         """The parameter by which a class not named a host receives one of these device pools:
         annotated with a device class or a base of one, or untyped with a device's buffers
-        read off it."""
+        read off it, or untyped and sizing its allocations by attributes (`src.n_layers`,
+        `src.dtype`) that a device pool has, all of them."""
         facts = self.facts(cls)
         if facts is None:
             return None
@@ -180,5 +196,11 @@ class RoleBook:
                     ):
                         return HostRole(name, word, reads)
             elif reads & device_buffers:
+                return HostRole(name, None, reads)
+            elif (  # its buffers are sized by attributes every one of which a device pool has
+                name in facts.sized_by
+                and reads
+                and any(reads <= self.attributes(d) for d in devices)
+            ):
                 return HostRole(name, None, reads)
         return None

@@ -75,6 +75,9 @@ class Facts:
     dtype_names: frozenset[str] = frozenset()  # module constants holding torch dtypes
     called: set[str] = field(default_factory=set)  # parameters called (classes, factories)
     allocated: set[str] = field(default_factory=set)  # `self.x` set to torch allocations
+    # parameters whose attributes size an allocation (`torch.empty((p.n_layers, n, p.width),
+    # dtype=p.dtype)`): a class that builds its buffers from another object's figures
+    sized_by: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -344,6 +347,10 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     dims = [frozenset(flow.of(d)) for d in shape]
     facts.shapes.append(dims)
     facts.shape_keys.append([_key(d) or _attribute_key(d) for d in shape])
+    dtype = [k.value for k in call.keywords if k.arg == "dtype"]
+    for part in (n for d in [*shape, *dtype] for n in ast.walk(d)):
+        if isinstance(part, ast.Attribute):
+            facts.sized_by |= flow.copied(part.value)
     for dim in dims:
         facts.numeric |= dim
     for around in ranges:
@@ -520,14 +527,17 @@ def constructor(node: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | 
     )
 
 
-UNTYPED_MIRROR = "?"  # in mirrored_names: an untyped parameter whose buffers the class reads
+# in mirrored_names: an untyped parameter whose buffers the class reads, or whose attributes
+# size its allocations
+UNTYPED_MIRROR = "?"
 
 
 def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[bool, frozenset[str]]:
     """For the per-file outline: does this class alone allocate like a pool (per layer and per
     token from its own constructor's parameters), and, if it allocates tensors, the names its
     constructor's parameters are annotated with (it may mirror a pool of one of those names;
-    `UNTYPED_MIRROR` if an untyped parameter's buffer-like attributes are read). Without
+    `UNTYPED_MIRROR` if an untyped parameter's buffer-like attributes are read, or its
+    attributes size an allocation). Without
     `per_layer_bytes` (its file's bytes match PER_LAYER_BYTES), neither the first nor
     `UNTYPED_MIRROR`: what the pre-filter does not check up front, the outline must not keep."""
     init = constructor(node)
@@ -547,8 +557,9 @@ def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[boo
                     names.add(part.attr)
                 elif isinstance(part, ast.Constant) and isinstance(part.value, str):
                     names.update(re.findall(r"\w+", part.value))
-        elif per_layer_bytes and any(
-            _BUFFER_WORD.search(a) for a in facts.read_attributes.get(argument.arg, ())
+        elif per_layer_bytes and (
+            argument.arg in facts.sized_by
+            or any(_BUFFER_WORD.search(a) for a in facts.read_attributes.get(argument.arg, ()))
         ):
             names.add(UNTYPED_MIRROR)
     return False, frozenset(names - _NOT_CLASSES)
@@ -560,3 +571,28 @@ _NOT_CLASSES = frozenset(
     "Union Sequence Callable Iterable Mapping Literal torch dtype device Tensor typing".split()
 )
 _BUFFER_WORD = re.compile(r"(buffer|_buf$|cache$|_pool$)")
+
+
+def instance_attributes(node: ast.ClassDef) -> set[str]:
+    """The attributes a class's own code gives its instances: `self.x = ...` in its methods,
+    and the names its body defines (methods, properties, class attributes)."""
+    names: set[str] = set()
+    for item in node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(item.name)
+        elif isinstance(item, ast.Assign):
+            names |= {t.id for t in item.targets if isinstance(t, ast.Name)}
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            names.add(item.target.id)
+    for function in methods_of(node):
+        for part in ast.walk(function):
+            if isinstance(part, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = part.targets if isinstance(part, ast.Assign) else [part.target]
+                names |= {
+                    t.attr
+                    for t in targets
+                    if isinstance(t, ast.Attribute)
+                    and isinstance(t.value, ast.Name)
+                    and t.value.id == "self"
+                }
+    return names

@@ -76,6 +76,13 @@ def annotation_devices(
             return TypedDevices(
                 found, f"use of {shown} in {host.name} (the device pools holding them)"
             )
+        if not wanted and role.reads:  # sized by the pool's attributes: the pools having all
+            found = [d for d in devices if role.reads <= book.attributes(d)]
+            if found:
+                shown = ", ".join(f"{role.parameter}.{a}" for a in sorted(role.reads))
+                return TypedDevices(
+                    found, f"use of {shown} in {host.name} (the device pools having them)"
+                )
     if annotation is None:
         return TypedDevices(
             [],
