@@ -359,6 +359,35 @@ def _identity_first(args: list, kwargs: dict, ctx: CallContext):
     return args[0] if args else ctx.unknown("expected one argument")
 
 
+def unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
+    """`slab.unbind(0)`: one view per index of `dim`, each of the shape without it."""
+    if is_unknown(dim):
+        return dim
+    rank = len(tensor.shape)
+    if isinstance(dim, bool) or not isinstance(dim, int) or not -rank <= dim < rank:
+        return ctx.unknown(f"unbind() over dimension {dim!r} of a {rank}-dimensional tensor")
+    dim %= rank
+    count = tensor.shape[dim]
+    if count > ctx.interpreter.limits.max_sequence_length:
+        return ctx.unknown(f"unbind() into {count} tensors, over the length limit")
+    shape = tensor.shape[:dim] + tensor.shape[dim + 1 :]
+    nbytes = numel(shape) * dtypes.itemsize(tensor.dtype)
+    trace = tuple(ctx.interpreter.call_sites)
+    base = tensor.view_of if tensor.view_of is not None else tensor.ident
+    return [
+        Tensor(
+            shape,
+            tensor.dtype,
+            nbytes,
+            ctx.location,
+            trace=trace,
+            view_of=base,
+            device=tensor.device,
+        )
+        for _ in range(count)
+    ]
+
+
 def _to_tuple(args: list, kwargs: dict, ctx: CallContext):
     if not args:
         return ()
@@ -369,8 +398,6 @@ def _to_tuple(args: list, kwargs: dict, ctx: CallContext):
     if isinstance(args[0], dict):
         return tuple(args[0])
     if isinstance(args[0], Tensor) and args[0].shape:  # iterating a tensor: its rows, as unbind
-        from auditor.interpret.methods import unbind
-
         rows = unbind(args[0], 0, ctx)
         return rows if is_unknown(rows) else tuple(rows)
     return ctx.unknown("tuple() of a value the interpreter does not model")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from auditor import dtypes
-from auditor.interpret.library import CallContext, first_unknown, numel, shape_of
+from auditor.interpret.library import CallContext, first_unknown, numel, shape_of, unbind
 from auditor.interpret.values import BoundBuiltin, Tensor, Unknown, is_unknown
 
 _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "index", "count", "copy"})
@@ -124,35 +124,6 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
             )
         return tensor
     return ctx.unknown(f"tensor method {name}() is not modelled")
-
-
-def unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
-    """`slab.unbind(0)`: one view per index of `dim`, each of the shape without it."""
-    if is_unknown(dim):
-        return dim
-    rank = len(tensor.shape)
-    if isinstance(dim, bool) or not isinstance(dim, int) or not -rank <= dim < rank:
-        return ctx.unknown(f"unbind() over dimension {dim!r} of a {rank}-dimensional tensor")
-    dim %= rank
-    count = tensor.shape[dim]
-    if count > ctx.interpreter.limits.max_sequence_length:
-        return ctx.unknown(f"unbind() into {count} tensors, over the length limit")
-    shape = tensor.shape[:dim] + tensor.shape[dim + 1 :]
-    nbytes = numel(shape) * dtypes.itemsize(tensor.dtype)
-    trace = tuple(ctx.interpreter.call_sites)
-    base = tensor.view_of if tensor.view_of is not None else tensor.ident
-    return [
-        Tensor(
-            shape,
-            tensor.dtype,
-            nbytes,
-            ctx.location,
-            trace=trace,
-            view_of=base,
-            device=tensor.device,
-        )
-        for _ in range(count)
-    ]
 
 
 def _reinterpret(tensor: Tensor, dtype: Any, ctx: CallContext) -> Any:
