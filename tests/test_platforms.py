@@ -156,6 +156,10 @@ def test_modules_match_whole_dotted_parts(module, runs):
         ('modules = ["x"]\nswitches = { X = [1] }', "switches.X: expected strings"),
         ('modules = ["x"]\nclasses = { Pool = { modules = ["y"] } }', "classes.Pool: unknown key"),
         ('modules = ["x"]\nclasses = { "a.B" = {} }', "classes.a.B: a class name"),
+        ('modules = ["x"]\nclasses = 3', "classes: expected a table of class name"),
+        ('modules = ["x"]\nclasses = { Pool = 3 }', "classes.Pool: expected a table"),
+        ('modules = ["x"]\nruntime = { "get-x" = { a = [1] } }', "runtime.get-x: a getter is"),
+        ('modules = ["x"]\nmatrix = { page_size = [] }', "matrix.page_size: expected at least one"),
     ],
 )
 def test_a_bad_platform_table_is_a_config_error_naming_the_key(tmp_path, table, message):

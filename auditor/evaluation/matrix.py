@@ -19,7 +19,7 @@ from auditor.dtypes import dtype_by_name, dtype_name, is_dtype, is_torch_dtype
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.environment import flag_dimension, switch_dimension
 from auditor.interpret.values import MemberName
-from auditor.settings import Settings
+from auditor.settings import PlatformValues, Settings
 
 
 @dataclass(frozen=True)
@@ -72,15 +72,7 @@ def dimensions(
     """Every parameter of the constructors that the rule packs give values for, and every
     probe and switch (varied, like the rest, only once the code reads them). With `roles`
     (roles.RoleBook), also what the code says of the others (by_use)."""
-    found: dict[str, Dimension] = {}
-    for probe, flag_values in settings.flags.items():
-        found[flag_dimension(probe)] = Dimension(flag_dimension(probe), tuple(flag_values))
-    for getter, attributes in settings.runtime.items():
-        for attribute, runtime_values in attributes.items():
-            name = runtime_dimension(getter, attribute)
-            found[name] = Dimension(name, tuple(runtime_values))
-    for variable, texts in settings.switches.items():
-        found[switch_dimension(variable)] = Dimension(switch_dimension(variable), tuple(texts))
+    found = probe_dimensions(settings)
     fixed = (
         set(settings.token_params)
         | set(settings.layer_params)
@@ -110,6 +102,21 @@ def dimensions(
     return found
 
 
+def probe_dimensions(values: Settings | PlatformValues) -> dict[str, Dimension]:
+    """The dimensions of probes (`is_hip()`), runtime values (`get_parallel().attn_dcp_size`)
+    and switches (`$SGLANG_X`) that the pack, or a platform, lists."""
+    found: dict[str, Dimension] = {}
+    for probe, flag_values in values.flags.items():
+        found[flag_dimension(probe)] = Dimension(flag_dimension(probe), tuple(flag_values))
+    for getter, attributes in values.runtime.items():
+        for attribute, runtime_values in attributes.items():
+            name = runtime_dimension(getter, attribute)
+            found[name] = Dimension(name, tuple(runtime_values))
+    for variable, texts in values.switches.items():
+        found[switch_dimension(variable)] = Dimension(switch_dimension(variable), tuple(texts))
+    return found
+
+
 def platform_of(cls: ClassInfo, settings: Settings) -> tuple[str, dict[str, Dimension]] | None:
     """The platform `cls` runs on (the first `[platforms.<name>]` whose modules hold its
     module) and its dimensions: the parameter values, probes, switches and runtime values that
@@ -118,29 +125,12 @@ def platform_of(cls: ClassInfo, settings: Settings) -> tuple[str, dict[str, Dime
     for name, platform in settings.platforms.items():
         if platform.runs(cls.module.name):
             bases = {klass.name for klass in cls.mro()}
-            found: dict[str, tuple] = {}
+            found: dict[str, Dimension] = {}
             for values in [platform, *(v for n, v in platform.classes.items() if n in bases)]:
-                found.update(_platform_values(values))
-            return name, {dim: Dimension(dim, values) for dim, values in found.items()}
+                found.update((n, Dimension(n, tuple(v))) for n, v in values.matrix.items())
+                found.update(probe_dimensions(values))
+            return name, found
     return None
-
-
-def platform_dimensions(cls: ClassInfo, settings: Settings) -> dict[str, Dimension]:
-    """The dimensions of the platform `cls` runs on (platform_of), {} for none."""
-    found = platform_of(cls, settings)
-    return found[1] if found is not None else {}
-
-
-def _platform_values(values: Any) -> dict[str, tuple]:
-    found = {name: tuple(listed) for name, listed in values.matrix.items()}
-    found.update((flag_dimension(p), tuple(listed)) for p, listed in values.flags.items())
-    found.update((switch_dimension(v), tuple(texts)) for v, texts in values.switches.items())
-    for getter, attributes in values.runtime.items():
-        found.update(
-            (runtime_dimension(getter, attribute), tuple(listed))
-            for attribute, listed in attributes.items()
-        )
-    return found
 
 
 def by_use(

@@ -22,7 +22,7 @@ import libcst as cst
 from auditor.dtypes import dtype_by_name, dtype_name, is_dtype
 from auditor.engines import HostDeclarations, host_declarations
 from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
-from auditor.evaluation.matrix import dimensions, platform_dimensions
+from auditor.evaluation.matrix import dimensions, platform_of
 from auditor.evaluation.measure import BufferFigure, buffers_of
 from auditor.frontend.index import ClassInfo, ProjectIndex, dotted
 from auditor.interpret.control import BudgetExceeded, Infeasible
@@ -330,7 +330,9 @@ class DeclaredHostEvaluator(PoolEvaluator):
     def _probe(self, device: ClassInfo, spec: HostDeclarations) -> list[DeclaredLayout | Unknown]:
         settings = self.settings
         dims = dimensions([device], settings)
-        dims.update(platform_dimensions(device, settings))
+        platform = platform_of(device, settings)
+        if platform is not None:
+            dims.update(platform[1])
         combos = itertools.product(*(dim.values for dim in dims.values()))
         for combo in itertools.islice(combos, PROBE_POINTS):
             values = dict(zip(dims, combo))
