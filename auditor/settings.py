@@ -99,6 +99,9 @@ class Settings:
     device_pool_params: list[str] = field(default_factory=list)
     # a host taking one of these is built from a record the device pool makes (`*BufferInfo`)
     buffer_info_params: list[str] = field(default_factory=list)
+    # a device pool taking one of these holds some buffers per slot, `size * ratio` of them
+    # (HiSparse's index-K): such a buffer is measured per slot (evaluation/slots.py)
+    slot_ratio_params: list[str] = field(default_factory=list)
     default_dtypes: list[Any] = field(default_factory=list)
     matrix: dict[str, list[Any]] = field(default_factory=dict)
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
@@ -395,6 +398,8 @@ def apply_pack(
             settings.device_pool_params = _string_list(value, where)
         elif key == "buffer-info":
             settings.buffer_info_params = _string_list(value, where)
+        elif key == "slot-ratio":
+            settings.slot_ratio_params = _string_list(value, where)
         elif key in ("token-counts", "layer-counts"):
             counts = _string_list_of_ints(value, where)
             if key == "token-counts":

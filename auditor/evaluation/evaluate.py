@@ -26,6 +26,7 @@ from auditor.evaluation.site_run import (
     runnable,
 )
 from auditor.evaluation.size_claims import claimed_size
+from auditor.evaluation.slots import per_slot, slot_ratio
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
@@ -323,10 +324,36 @@ class PoolEvaluator:
             roles.layers(device_cls),
             roles.block(device_cls),
         )
+        ratio = slot_ratio(device_cls, values, settings.slot_ratio_params)
+        if ratio is not None:
+            name, value = ratio
+            doubled = self._device_figures(device_cls, {**values, name: 2 * value}, state)
+            result.device = per_slot(result.device, doubled, name, value)
         if host_cls is not None:
             result.host = self.measure_host(host_builds, host_cls)
             result.host_claim = claimed_size(host_builds, host_cls, roles.layers(host_cls))
         return result, reads
+
+    def _device_figures(
+        self, device_cls: ClassInfo, values: dict, state: ModuleState
+    ) -> dict[str, BufferFigure]:
+        """The device pool alone measured at `values` (slots.py builds it at twice a slot
+        ratio); nothing when it cannot be built there. What it reads and compares is not the
+        point's: the ratio is a probe, not a dimension."""
+        settings, roles = self.settings, self.roles
+        (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
+        token_names, layer_names = roles.tokens(device_cls), roles.layers(device_cls)
+        builds: list[tuple[Instance, int, int]] = []
+        for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t2 + t2 - t1, l2)):
+            full = dict(values)
+            full.update({name: tokens for name in token_names})
+            full.update({name: layers for name in layer_names})
+            interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
+            try:
+                builds.append((self._build(device_cls, interpreter, full), tokens, layers))
+            except (Infeasible, BudgetExceeded, RecursionError):
+                return {}
+        return measure(builds, device_cls, token_names, layer_names, roles.block(device_cls))
 
     def _replay(
         self,

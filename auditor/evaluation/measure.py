@@ -34,6 +34,8 @@ class BufferFigure:
     dtype: str | None = None
     arithmetic: str = ""
     unknown: Unknown | None = None
+    # the slot-ratio parameter when the figure is per slot, not per token (slots.py)
+    per_slot: str | None = None
 
     @property
     def resolved(self) -> bool:
@@ -46,9 +48,10 @@ class BufferFigure:
         )
 
     def size_text(self) -> str:
-        text = f"{self.bytes_per_token_per_layer} B/token/layer"
+        unit = "slot" if self.per_slot else "token"
+        text = f"{self.bytes_per_token_per_layer} B/{unit}/layer"
         if self.bytes_per_token:
-            text += f" + {self.bytes_per_token} B/token"
+            text += f" + {self.bytes_per_token} B/{unit}"
         return text
 
 

@@ -32,6 +32,8 @@ def _figure_text(figure: BufferFigure | None) -> str:
     text = str(figure.bytes_per_token_per_layer)
     if figure.bytes_per_token:
         text += f"+{figure.bytes_per_token}/tok"
+    if figure.per_slot:  # bytes per slot of `size * ratio` (evaluation/slots.py)
+        text += "/slot"
     return text
 
 
