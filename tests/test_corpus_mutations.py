@@ -156,6 +156,16 @@ MUTATIONS = [
         "NPUMLATokenToKVPool",
         (1152, 1024),
     ),
+    Mutation(  # HiSparse holds index-K for size * host_to_device_ratio slots: per slot 136
+        "DSA index-K scales widen on the device, the declared host layout does not (HiSparse)",
+        "mem_cache/index_key_cache.py",
+        "* (pool.index_head_dim + pool.index_head_dim // pool.quant_block_size * 4),",
+        "* (pool.index_head_dim + pool.index_head_dim // pool.quant_block_size * 8),",
+        "LA001",
+        "DSAIndexerPoolHost",
+        "HiSparseDSATokenToKVPool",
+        (132, 136),
+    ),
 ]
 
 
@@ -196,6 +206,7 @@ GROUPS = {
     "call site 224, DSA index-K device, MHA device": [1, 4, 7],
     "MLA host dtype": [2],
     "Ascend MLA device and host": [8, 9],
+    "HiSparse index-K per slot": [10],
 }
 
 
