@@ -310,3 +310,60 @@ def test_a_raise_decided_by_the_machine_does_not_hide_the_pair(tmp_path):
     )
     assert ("CheckedHost", "DevA2") in pairs(result)
     assert la001(result) == [("DevA2", 64, 128)]
+
+
+def test_a_record_built_by_a_helper_of_the_device_s_module_pairs(tmp_path):
+    """SGLang 0.5.23's MiniMax NVFP4 pools return `(_page_row_device_pool_info(self, ...),)`:
+    the record is built by a function of the device's own module that its method calls. A
+    helper the device does not call does not make it a producer."""
+    result = run(
+        tmp_path,
+        {
+            "pkg/rows.py": """
+                import msgspec
+                import torch
+
+                class RowInfo(msgspec.Struct, frozen=True, kw_only=True):
+                    buffers: tuple
+
+                def _row_info(pool):
+                    return RowInfo(buffers=tuple(pool.kv_buffer))
+
+                def _unused(pool):
+                    return RowInfo(buffers=())
+
+                class RowDev:
+                    def __init__(self, size, layer_num):
+                        self.size = size
+                        self.kv_buffer = [
+                            torch.zeros((size, 64), dtype=torch.uint8) for _ in range(layer_num)
+                        ]
+
+                    def get_info(self):
+                        return _row_info(self)
+
+                class OtherDev:  # its module has a helper building a RowInfo it never calls
+                    def __init__(self, size, layer_num):
+                        self.size = size
+                        self.kv_buffer = [
+                            torch.zeros((size, 64), dtype=torch.uint8) for _ in range(layer_num)
+                        ]
+
+                    def get_info(self):
+                        return tuple(self.kv_buffer)
+
+                class RowHost:
+                    def __init__(self, buffer_info: RowInfo, capacity: int):
+                        self.size = capacity
+                        self.kv_buffer = torch.zeros(
+                            (len(buffer_info.buffers), capacity, 64), dtype=torch.uint8
+                        )
+
+                def build(kv_pool):
+                    return RowHost(kv_pool.get_info(), capacity=kv_pool.size)
+            """
+        },
+    )
+    assert {p for p in pairs(result) if p[0] == "RowHost"} == {("RowHost", "RowDev")}
+    reasons = [u.unknown.reason for u in result.unresolved]
+    assert not any("no device pool builds a RowInfo record" in r for r in reasons)

@@ -77,3 +77,38 @@ def test_a_matrix_with_a_feasible_point_is_not_widened(tmp_path):
     result = audit([tmp_path], settings)
     assert all(e.demanded == {} for e in result.evaluations)
     assert {p.values["page_size"] for e in result.evaluations for p in e.points} <= {1, 64}
+
+
+def test_a_constant_s_name_is_demanded_as_its_literal_is(tmp_path):
+    """`if page_size != MSA_V1_PAGE_SIZE: raise` (SGLang 0.5.23's MiniMax NVFP4 pools): a
+    module constant, or a class's (`self.PAGE`), holds a literal as surely as one written out;
+    a lower-case name (a variable) is not taken for one."""
+    source = (
+        POOLS.replace("    import torch\n", "    import torch\n\n    PAGE = 128\n")
+        .replace("if page_size != 128:", "if page_size != PAGE:")
+        .replace('if layout != "page_first":', "if layout != self.LAYOUT:")
+        .replace(
+            "    class PagedKVHost:\n",
+            '    class PagedKVHost:\n        LAYOUT = "page_first"\n\n',
+        )
+    )
+    write_tree(
+        tmp_path / "constants",
+        {"paged/__init__.py": "", "paged/pools.py": source.replace("HOST_DIM", "64")},
+    )
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    result = audit([tmp_path / "constants"], settings)
+    [evaluation] = [e for e in result.evaluations if e.host is not None]
+    assert evaluation.demanded == {"page_size": (128,), "layout": ("page_first",)}
+    [finding] = [f for f in result.findings if f.code == "LA001"]
+    assert (finding.host.bytes_per_token, finding.device.bytes_per_token) == (128, 256)
+    variable = source.replace("    PAGE = 128\n", "    page = 128\n").replace(
+        "!= PAGE:", "!= page:"
+    )
+    write_tree(
+        tmp_path / "variable",
+        {"paged/__init__.py": "", "paged/pools.py": variable.replace("HOST_DIM", "64")},
+    )
+    result = audit([tmp_path / "variable"], settings)
+    assert all("page_size" not in e.demanded for e in result.evaluations)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -241,12 +242,30 @@ _EQUALITY = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 _MEMBERSHIP = (cst.In, cst.NotIn)
 
 
+def _is_literal(node: cst.BaseExpression) -> bool:
+    """A literal, or a constant's name (`MSA_V1_PAGE_SIZE`, `consts.PAGE_SIZE`: upper case by
+    convention), which holds one as surely: `if page_size != MSA_V1_PAGE_SIZE: raise`."""
+    if isinstance(node, _LITERAL_NODES):
+        return True
+    name = (
+        node.value
+        if isinstance(node, cst.Name)
+        else node.attr.value
+        if isinstance(node, cst.Attribute)
+        else ""
+    )
+    return _CONSTANT.fullmatch(name) is not None
+
+
+_CONSTANT = re.compile(r"_?[A-Z][A-Z0-9_]*")
+
+
 def _note_literals(interp: Interpreter, left_node, left, operator, right_node, right) -> None:
     """Tell the config point which literals a value is compared with (ConfigPoint.demands)."""
     if isinstance(operator, _EQUALITY):
-        if isinstance(right_node, _LITERAL_NODES):
+        if _is_literal(right_node):
             interp.point.compared_with_literal(left, right)
-        elif isinstance(left_node, _LITERAL_NODES):
+        elif _is_literal(left_node):
             interp.point.compared_with_literal(right, left)
     elif isinstance(operator, _MEMBERSHIP) and isinstance(right, (tuple, list, frozenset)):
         if isinstance(right_node, (cst.Tuple, cst.List, cst.Set)) and all(

@@ -152,24 +152,39 @@ def record_producers(
 
 
 def _builds_any(device: ClassInfo, names: set[str], trees: dict) -> bool:
-    """Does a method of the device (its MRO) call a class of these names?"""
+    """Does a method of the device (its MRO) call a class of these names, itself or through a
+    function of its own module that it calls (`return (_page_row_device_pool_info(self, ...),)`,
+    SGLang 0.5.23's MiniMax NVFP4 pools)?"""
     for klass in device.mro():
         key = ("builds", id(klass))
         if key not in trees:
             tree = cpython_tree(klass.module, trees)
             node = class_node(tree, klass) if tree is not None else None
-            called = set()
-            for item in ast.walk(node) if node is not None else ():
-                if isinstance(item, ast.Call):
-                    func = item.func
-                    if isinstance(func, ast.Name):
-                        called.add(func.id)
-                    elif isinstance(func, ast.Attribute):
-                        called.add(func.attr)
+            called = _called(node)
+            helpers = {
+                item.name: item
+                for item in (tree.body if tree is not None else ())
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+            for name in sorted(called & set(helpers)):
+                called |= _called(helpers[name])
             trees[key] = called
         if trees[key] & names:
             return True
     return False
+
+
+def _called(node: ast.AST | None) -> set[str]:
+    """The names called in `node` (`f(...)`, `x.f(...)`: `f`)."""
+    called: set[str] = set()
+    for item in ast.walk(node) if node is not None else ():
+        if isinstance(item, ast.Call):
+            func = item.func
+            if isinstance(func, ast.Name):
+                called.add(func.id)
+            elif isinstance(func, ast.Attribute):
+                called.add(func.attr)
+    return called
 
 
 def _unpaired(host: ClassInfo, why: str) -> Unknown:
