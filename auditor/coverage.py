@@ -277,6 +277,17 @@ def measure_coverage(
     devices = len(catalog.devices) if catalog is not None else 0
     hosts = len(catalog.hosts) if catalog is not None else 0
     notice = nothing_audited(devices, hosts, len(pairs), settings, files)
+    skipped = catalog.not_devices if catalog is not None else []
+    if notice is not None and skipped:
+        named = ", ".join(
+            f"{cls.name} ({why.split(',')[0].removeprefix('allocates ')})"
+            for cls, why in skipped[:3]
+        )
+        more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        notice += (
+            f"; {len(skipped)} class{'es' if len(skipped) != 1 else ''} not audited: {named}{more}, "
+            "counts read off an object are not followed yet (--show-pairs)"
+        )
     return Coverage(tuple(pairs), devices, hosts, notice)
 
 

@@ -78,6 +78,9 @@ class Facts:
     # parameters whose attributes size an allocation (`torch.empty((p.n_layers, n, p.width),
     # dtype=p.dtype)`): a class that builds its buffers from another object's figures
     sized_by: set[str] = field(default_factory=set)
+    # `range(cfg.num_layers)` around an allocation, or its leading dimension: counts read off
+    # an object a parameter holds, which roles are not inferred from (only parameters count)
+    range_paths: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -322,9 +325,12 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
     """The parameters a loop's `range(...)` depends on; a loop over an object's attribute
     (`for _ in gpu_cache.key_cache`: a mirror's per-layer loop) is noted in `per_item`."""
     if isinstance(node, ast.Call) and _dotted(node.func) == "range" and node.args:
-        found = flow.of(node.args[-1] if len(node.args) < 3 else node.args[1])
+        stop = node.args[-1] if len(node.args) < 3 else node.args[1]
+        found = flow.of(stop)
         if len(node.args) >= 2:
             found |= flow.of(node.args[0])
+        if isinstance(stop, ast.Attribute) and flow.copied(stop.value):
+            found.add("@" + ast.unparse(stop))  # marks a count read off an object
         return found
     if isinstance(node, ast.Attribute):
         facts.per_item |= flow.of(node)
@@ -353,9 +359,12 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
             facts.sized_by |= flow.copied(part.value)
     for dim in dims:
         facts.numeric |= dim
+    if len(shape) >= 3 and isinstance(shape[0], ast.Attribute) and flow.copied(shape[0].value):
+        facts.range_paths.add(ast.unparse(shape[0]))  # a leading dimension read off an object
     for around in ranges:
-        facts.per_layer |= {n for n in around if not n.startswith(".")}
+        facts.per_layer |= {n for n in around if n[:1] not in (".", "@")}
         facts.per_item |= {n[1:] for n in around if n.startswith(".")}
+        facts.range_paths |= {n[1:] for n in around if n.startswith("@")}
 
 
 def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Facts) -> None:
@@ -545,8 +554,8 @@ def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[boo
         return False, frozenset()
     params = params_of(init)
     facts = read_facts(methods_of(node), params)
-    if per_layer_bytes and infer_roles(facts) is not None:
-        return True, frozenset()
+    if per_layer_bytes and (infer_roles(facts) is not None or facts.range_paths):
+        return True, frozenset()  # a pool, or one counted off an object (catalog: not audited)
     names: set[str] = set()
     for argument in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs):
         if argument.annotation is not None:

@@ -39,6 +39,9 @@ class PoolCatalog:
     unresolved: list[Unknown]
     sites: list[ConstructionSite] = field(default_factory=list)
     not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
+    # classes allocating per layer over a count read off an object (`cfg.num_layers`), which
+    # no role is inferred from: shown, so that "no device pool" does not hide them (class, why)
+    not_devices: list[tuple[ClassInfo, str]] = field(default_factory=list)
     searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
     # Each pool's token, layer and device-pool parameters: not a field, so a catalog is stored
     # in the cache without it (what it holds is in the stored evaluations; None when loaded).
@@ -88,6 +91,7 @@ def catalog(
     dropped = {id(cls) for cls, _ in not_hosts}
     hosts = [h for h in hosts if id(h) not in dropped]
     found = PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts, sorted(searched))
+    found.not_devices = _counted_off_objects(classes, devices, hosts, book)
     found.roles = book
     return found
 
@@ -127,6 +131,31 @@ def _pools(
                 (cls, "takes a device pool but allocates no buffer of a device pool's name")
             )
     return devices, hosts, not_hosts
+
+
+def _counted_off_objects(
+    classes: list[ClassInfo], devices: list[ClassInfo], hosts: list[ClassInfo], book: RoleBook
+) -> list[tuple[ClassInfo, str]]:
+    """Classes neither pool that allocate per layer over a count read off an object their
+    constructor takes (`range(cfg.num_layers)`, a leading `cfg.num_layers` dimension): counts
+    are constructor parameters to the audit, so such a pool is not audited; say so."""
+    pools = {id(c) for c in devices} | {id(c) for c in hosts}
+    found = []
+    for cls in classes:
+        if id(cls) in pools or cls.is_abstract():
+            continue
+        facts = book.facts(cls)
+        if facts is None or not facts.range_paths or not facts.allocated:
+            continue
+        paths = ", ".join(sorted(facts.range_paths))
+        found.append(
+            (
+                cls,
+                f"allocates per layer over {paths}, a count read off an object its constructor "
+                "takes: only counts passed as constructor parameters are followed",
+            )
+        )
+    return found
 
 
 def evaluate_pairs(pools: PoolCatalog, evaluator) -> list[tuple[Pair, Evaluation]]:

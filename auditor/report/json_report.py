@@ -44,6 +44,17 @@ def pair_items(result: AuditResult) -> list[dict]:
                 "reason": why,
             }
         )
+    for cls, why in catalog.not_devices:
+        location = cls.location
+        items.append(
+            {
+                "code": "NOT-AUDITED",
+                "class": cls.name,
+                "path": location.path,
+                "line": location.line,
+                "reason": why,
+            }
+        )
     return items
 
 

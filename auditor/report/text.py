@@ -56,7 +56,7 @@ def _hint(code: str, hinted: set[str], out: TextIO) -> None:
 def render_pairs(result: AuditResult, out: TextIO) -> None:
     """`--show-pairs`: each host with the devices it receives and why (the evidence)."""
     catalog = result.catalog
-    if catalog is None or not (catalog.pairs or catalog.not_hosts):
+    if catalog is None or not (catalog.pairs or catalog.not_hosts or catalog.not_devices):
         out.write("pairs: none\n")
         return
     out.write(f"pairs ({len(catalog.pairs)}):\n")
@@ -68,6 +68,9 @@ def render_pairs(result: AuditResult, out: TextIO) -> None:
     for cls, why in catalog.not_hosts:
         location = cls.location
         out.write(f"  not a host pool: {cls.name} ({location.path}:{location.line}): {why}\n")
+    for cls, why in catalog.not_devices:
+        location = cls.location
+        out.write(f"  not audited: {cls.name} ({location.path}:{location.line}): {why}\n")
 
 
 def pair_key(host, device, site) -> tuple:
