@@ -71,7 +71,9 @@ def test_a_pool_counted_off_an_object_is_named_not_skipped(tmp_path, capsys, kin
     assert "not audited: GpuKVCache" in document["summary"]["notice"]
 
 
-def test_counts_passed_as_parameters_or_loops_that_allocate_nothing_are_not_named(tmp_path, capsys):
+def test_counts_passed_as_parameters_pool_helpers_or_loops_allocating_nothing_are_not_named(
+    tmp_path, capsys
+):
     write_tree(
         tmp_path,
         {
@@ -81,7 +83,12 @@ def test_counts_passed_as_parameters_or_loops_that_allocate_nothing_are_not_name
 
                 class Pool:  # a pool the audit follows: counts are parameters
                     def __init__(self, size: int, num_layers: int):
+                        self.num_layers = num_layers
                         self.k = [torch.empty((size, 64)) for _ in range(num_layers)]
+
+                class KeyCache:  # a helper of a pool: the pool's evaluation measures it
+                    def __init__(self, pool: Pool):
+                        self.buffer = [torch.empty((8, 4)) for _ in range(pool.num_layers)]
 
                 class Walker:  # loops over an object's count, allocates nothing
                     def __init__(self, cfg):

@@ -9,6 +9,7 @@ decides its pairs. Each pair carries its evidence (evidence.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from auditor.evaluation.evaluate import Evaluation
@@ -138,14 +139,23 @@ def _counted_off_objects(
 ) -> list[tuple[ClassInfo, str]]:
     """Classes neither pool that allocate per layer over a count read off an object their
     constructor takes (`range(cfg.num_layers)`, a leading `cfg.num_layers` dimension): counts
-    are constructor parameters to the audit, so such a pool is not audited; say so."""
+    are constructor parameters to the audit, so such a pool is not audited; say so. A helper
+    reading the count off a pool (`IndexKeyCache(pool: DSATokenToKVPool)`, whose buffers its
+    pool's evaluation measures) is not one."""
     pools = {id(c) for c in devices} | {id(c) for c in hosts}
+    pool_names = {c.name for c in devices} | {c.name for c in hosts}
     found = []
     for cls in classes:
         if id(cls) in pools or cls.is_abstract():
             continue
         facts = book.facts(cls)
         if facts is None or not facts.range_paths or not facts.allocated:
+            continue
+        parts = {part for path in facts.range_paths for part in path.split(".")}
+        annotations = " ".join(
+            p.annotation or "" for name, p in facts.params.items() if name in parts
+        )
+        if set(re.findall(r"\w+", annotations)) & pool_names:
             continue
         paths = ", ".join(sorted(facts.range_paths))
         found.append(
