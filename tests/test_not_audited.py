@@ -90,6 +90,11 @@ def test_counts_passed_as_parameters_pool_helpers_or_loops_allocating_nothing_ar
                     def __init__(self, pool: Pool):
                         self.buffer = [torch.empty((8, 4)) for _ in range(pool.num_layers)]
 
+                class SplitKeyCache(KeyCache):  # a helper's subclass, annotated otherwise
+                    def __init__(self, pool: "SplitPool"):
+                        super().__init__(pool)
+                        self.extra = [torch.empty((8, 4)) for _ in range(pool.num_layers)]
+
                 class Walker:  # loops over an object's count, allocates nothing
                     def __init__(self, cfg):
                         self.names = [str(i) for i in range(cfg.num_layers)]

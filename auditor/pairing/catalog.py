@@ -151,12 +151,8 @@ def _counted_off_objects(
         facts = book.facts(cls)
         if facts is None or not facts.range_paths or not facts.allocated:
             continue
-        parts = {part for path in facts.range_paths for part in path.split(".")}
-        annotations = " ".join(
-            p.annotation or "" for name, p in facts.params.items() if name in parts
-        )
-        if set(re.findall(r"\w+", annotations)) & pool_names:
-            continue
+        if any(_annotated_with(book.facts(k), pool_names) for k in cls.mro()):
+            continue  # a pool's helper, or a subclass of one (LayerSplitIndexKeyCache)
         paths = ", ".join(sorted(facts.range_paths))
         found.append(
             (
@@ -166,6 +162,14 @@ def _counted_off_objects(
             )
         )
     return found
+
+
+def _annotated_with(facts, names: set[str]) -> bool:
+    """Does a constructor parameter's annotation name one of these classes?"""
+    if facts is None:
+        return False
+    annotations = " ".join(p.annotation or "" for p in facts.params.values())
+    return bool(set(re.findall(r"\w+", annotations)) & names)
 
 
 def evaluate_pairs(pools: PoolCatalog, evaluator) -> list[tuple[Pair, Evaluation]]:
