@@ -554,8 +554,11 @@ def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[boo
         return False, frozenset()
     params = params_of(init)
     facts = read_facts(methods_of(node), params)
-    if per_layer_bytes and (infer_roles(facts) is not None or facts.range_paths):
-        return True, frozenset()  # a pool, or one counted off an object (catalog: not audited)
+    if per_layer_bytes and infer_roles(facts) is not None:
+        return True, frozenset()
+    # counted off an object (`range(cfg.num_layers)`): kept whatever its annotations name, so
+    # that the catalog can say it is not audited (or pair it, if it mirrors a pool)
+    counted_off_object = per_layer_bytes and bool(facts.range_paths)
     names: set[str] = set()
     for argument in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs):
         if argument.annotation is not None:
@@ -571,7 +574,7 @@ def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[boo
             or any(_BUFFER_WORD.search(a) for a in facts.read_attributes.get(argument.arg, ()))
         ):
             names.add(UNTYPED_MIRROR)
-    return False, frozenset(names - _NOT_CLASSES)
+    return counted_off_object, frozenset(names - _NOT_CLASSES)
 
 
 # names an annotation holds that are never a pool class of the audited tree
