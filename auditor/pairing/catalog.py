@@ -40,10 +40,10 @@ class PoolCatalog:
     unresolved: list[Unknown]
     sites: list[ConstructionSite] = field(default_factory=list)
     not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
+    searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
     # classes allocating per layer over a count read off an object (`cfg.num_layers`), which
     # no role is inferred from: shown, so that "no device pool" does not hide them (class, why)
     not_devices: list[tuple[ClassInfo, str]] = field(default_factory=list)
-    searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
     # Each pool's token, layer and device-pool parameters: not a field, so a catalog is stored
     # in the cache without it (what it holds is in the stored evaluations; None when loaded).
     roles = None
@@ -91,8 +91,16 @@ def catalog(
             not_hosts.append((host, claim.not_host))
     dropped = {id(cls) for cls, _ in not_hosts}
     hosts = [h for h in hosts if id(h) not in dropped]
-    found = PoolCatalog(devices, hosts, pairs, unresolved, sites, not_hosts, sorted(searched))
-    found.not_devices = _counted_off_objects(classes, devices, hosts, book)
+    found = PoolCatalog(
+        devices,
+        hosts,
+        pairs,
+        unresolved,
+        sites,
+        not_hosts,
+        searched=sorted(searched),
+        not_devices=_counted_off_objects(classes, devices, hosts, book),
+    )
     found.roles = book
     return found
 
