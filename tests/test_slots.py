@@ -182,3 +182,20 @@ def test_slot_ratio_setting_is_a_list_of_names():
     assert settings_.slot_ratio_params == ["ratio"]
     with pytest.raises(ConfigError, match="parameters.slot-ratio"):
         apply_pack(Settings(), {"parameters": {"slot-ratio": "ratio"}}, "pack.toml")
+
+
+def test_the_table_and_the_figure_say_per_slot(tmp_path):
+    import io
+
+    from auditor.report import table
+
+    root = _tree(tmp_path, "128", "torch.bfloat16")
+    settings_ = _settings(["host_to_device_ratio"])
+    result = audit([root / "hs"], settings_)
+    out = io.StringIO()
+    table.render_text(table.build(result, settings_), out)
+    assert "132 != 256/slot *" in out.getvalue()
+    (evaluation,) = [e for e in result.evaluations if e.host is not None]
+    figure = evaluation.feasible[0].device["index_k_buffer"]
+    assert figure.size_text() == "256 B/slot/layer"
+    assert evaluation.feasible[0].device["kv_buffer"].size_text() == "1152 B/token/layer"
