@@ -279,10 +279,7 @@ def measure_coverage(
     notice = nothing_audited(devices, hosts, len(pairs), settings, files)
     skipped = catalog.not_devices if catalog is not None else []
     if notice is not None and skipped:
-        named = ", ".join(
-            f"{cls.name} ({why.split(',')[0].removeprefix('allocates ')})"
-            for cls, why in skipped[:3]
-        )
+        named = ", ".join(f"{cls.name} (per layer over {paths})" for cls, paths in skipped[:3])
         more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
         notice += (
             f"; {len(skipped)} class{'es' if len(skipped) != 1 else ''} not audited: {named}{more}, "

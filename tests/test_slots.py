@@ -199,3 +199,23 @@ def test_the_table_and_the_figure_say_per_slot(tmp_path):
     figure = evaluation.feasible[0].device["index_k_buffer"]
     assert figure.size_text() == "256 B/slot/layer"
     assert evaluation.feasible[0].device["kv_buffer"].size_text() == "1152 B/token/layer"
+
+
+def test_a_pool_refusing_twice_the_ratio_keeps_its_per_token_figures(tmp_path):
+    """The second build is a probe: when the pool refuses twice the ratio, the point stands,
+    measured per device token (nothing says which buffers are per slot)."""
+    files = _files("(128 + 128 // 128 * 4)", "torch.uint8")
+    files["hs/device.py"] = files["hs/device.py"].replace(
+        "            self.size = size\n",
+        "            if host_to_device_ratio > 3:\n"
+        '                raise ValueError("at most 3 host slots per device token")\n'
+        "            self.size = size\n",
+    )
+    write_tree(tmp_path, files)
+    result = audit([tmp_path / "hs"], _settings(["host_to_device_ratio"]))
+    (evaluation,) = [e for e in result.evaluations if e.host is not None]
+    figures = {
+        p.values["host_to_device_ratio"]: p.device["index_k_buffer"] for p in evaluation.feasible
+    }
+    assert {r: f.bytes_per_token_per_layer for r, f in figures.items()} == {2: 264, 3: 396}
+    assert all(f.per_slot is None for f in figures.values())

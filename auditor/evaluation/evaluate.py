@@ -104,6 +104,23 @@ def _after_build(interpreter: Interpreter, pool: Instance) -> None:
         hook(interpreter, pool, looks_like_buffer)
 
 
+def build_counts(settings: Settings) -> list[tuple[int, int]]:
+    """The (tokens, layers) of the builds measure.py reads: (s1,l1), (s2,l1), (s1,l2), (s2,l2),
+    and a fifth at (s3,l2) that checks that bytes really are linear in tokens."""
+    (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
+    return [(t1, l1), (t2, l1), (t1, l2), (t2, l2), (t2 + (t2 - t1), l2)]
+
+
+def with_counts(
+    values: dict, token_names: list[str], tokens: int, layer_names: list[str], layers: int
+) -> dict:
+    """A point's values with its token and layer count parameters set for one build."""
+    full = dict(values)
+    full.update({name: tokens for name in token_names})
+    full.update({name: layers for name in layer_names})
+    return full
+
+
 class PoolEvaluator:
     """Evaluates pools of one index under one set of settings."""
 
@@ -246,7 +263,6 @@ class PoolEvaluator:
         state: ModuleState,
     ) -> tuple[PointResult, set[str]]:
         settings, roles = self.settings, self.roles
-        (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
         host_of = site.host if site is not None else host_cls
         token_names = roles.tokens(device_cls) + roles.tokens(host_of)
         layer_names = roles.layers(device_cls) + roles.layers(host_of)
@@ -254,12 +270,9 @@ class PoolEvaluator:
         host_builds: list[tuple[Instance, int, int]] = []
         reads: set[str] = set()
         result = PointResult(values)
-        t3 = t2 + (t2 - t1)  # a fifth build checks that bytes really are linear in tokens
         call = site.call if site is not None and runnable(site) else None
-        for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t3, l2)):
-            full = dict(values)
-            full.update({name: tokens for name in token_names})
-            full.update({name: layers for name in layer_names})
+        for tokens, layers in build_counts(settings):
+            full = with_counts(values, token_names, tokens, layer_names, layers)
             first = not device_builds
             if first:  # decided before any host at an earlier evaluation: not run again
                 replay = self._replay(device_cls, call, host_of, full, site)
@@ -340,14 +353,11 @@ class PoolEvaluator:
         """The device pool alone measured at `values` (slots.py builds it at twice a slot
         ratio); nothing when it cannot be built there. What it reads and compares is not the
         point's: the ratio is a probe, not a dimension."""
-        settings, roles = self.settings, self.roles
-        (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
+        roles = self.roles
         token_names, layer_names = roles.tokens(device_cls), roles.layers(device_cls)
         builds: list[tuple[Instance, int, int]] = []
-        for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2), (t2 + t2 - t1, l2)):
-            full = dict(values)
-            full.update({name: tokens for name in token_names})
-            full.update({name: layers for name in layer_names})
+        for tokens, layers in build_counts(self.settings):
+            full = with_counts(values, token_names, tokens, layer_names, layers)
             interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
             try:
                 builds.append((self._build(device_cls, interpreter, full), tokens, layers))

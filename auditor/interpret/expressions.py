@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import math
-import re
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -244,20 +243,13 @@ _MEMBERSHIP = (cst.In, cst.NotIn)
 
 def _is_literal(node: cst.BaseExpression) -> bool:
     """A literal, or a constant's name (`MSA_V1_PAGE_SIZE`, `consts.PAGE_SIZE`: upper case by
-    convention), which holds one as surely: `if page_size != MSA_V1_PAGE_SIZE: raise`."""
+    convention), which holds one as surely: `if page_size != MSA_V1_PAGE_SIZE: raise`. Runs at
+    every `==`: a type test and `str.isupper`, no pattern."""
     if isinstance(node, _LITERAL_NODES):
         return True
-    name = (
-        node.value
-        if isinstance(node, cst.Name)
-        else node.attr.value
-        if isinstance(node, cst.Attribute)
-        else ""
-    )
-    return _CONSTANT.fullmatch(name) is not None
-
-
-_CONSTANT = re.compile(r"_?[A-Z][A-Z0-9_]*")
+    if isinstance(node, cst.Name):
+        return node.value.isupper()
+    return isinstance(node, cst.Attribute) and node.attr.value.isupper()
 
 
 def _note_literals(interp: Interpreter, left_node, left, operator, right_node, right) -> None:

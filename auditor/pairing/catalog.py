@@ -42,11 +42,19 @@ class PoolCatalog:
     not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
     searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
     # classes allocating per layer over a count read off an object (`cfg.num_layers`), which
-    # no role is inferred from: shown, so that "no device pool" does not hide them (class, why)
+    # no role is inferred from: shown, so that "no device pool" does not hide them (class,
+    # the counts' paths: not_audited_why says it)
     not_devices: list[tuple[ClassInfo, str]] = field(default_factory=list)
     # Each pool's token, layer and device-pool parameters: not a field, so a catalog is stored
     # in the cache without it (what it holds is in the stored evaluations; None when loaded).
     roles = None
+
+    def left_out(self) -> list[tuple[str, ClassInfo, str]]:
+        """Classes that looked like pools but are not audited as one, for `--show-pairs`:
+        (`not a host pool` or `not audited`, the class, why)."""
+        return [("not a host pool", cls, why) for cls, why in self.not_hosts] + [
+            ("not audited", cls, not_audited_why(paths)) for cls, paths in self.not_devices
+        ]
 
     def add_declared(self, pairs: list[Pair]) -> None:
         """Pairs a device pool declares in data (declared.py): counted like the others."""
@@ -161,15 +169,16 @@ def _counted_off_objects(
             continue
         if any(_annotated_with(book.facts(k), pool_names) for k in cls.mro()):
             continue  # a pool's helper, or a subclass of one (LayerSplitIndexKeyCache)
-        paths = ", ".join(sorted(facts.range_paths))
-        found.append(
-            (
-                cls,
-                f"allocates per layer over {paths}, a count read off an object its constructor "
-                "takes: only counts passed as constructor parameters are followed",
-            )
-        )
+        found.append((cls, ", ".join(sorted(facts.range_paths))))
     return found
+
+
+def not_audited_why(paths: str) -> str:
+    """Why a class in `PoolCatalog.not_devices` is not audited, for reports."""
+    return (
+        f"allocates per layer over {paths}, a count read off an object its constructor takes: "
+        "only counts passed as constructor parameters are followed"
+    )
 
 
 def _annotated_with(facts, names: set[str]) -> bool:

@@ -33,22 +33,12 @@ def pair_items(result: AuditResult) -> list[dict]:
         }
         for pair in catalog.pairs
     ]
-    for cls, why in catalog.not_hosts:
+    codes = {"not a host pool": "NOT-A-HOST", "not audited": "NOT-AUDITED"}
+    for label, cls, why in catalog.left_out():
         location = cls.location
         items.append(
             {
-                "code": "NOT-A-HOST",
-                "class": cls.name,
-                "path": location.path,
-                "line": location.line,
-                "reason": why,
-            }
-        )
-    for cls, why in catalog.not_devices:
-        location = cls.location
-        items.append(
-            {
-                "code": "NOT-AUDITED",
+                "code": codes[label],
                 "class": cls.name,
                 "path": location.path,
                 "line": location.line,

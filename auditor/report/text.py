@@ -65,12 +65,9 @@ def render_pairs(result: AuditResult, out: TextIO) -> None:
         out.write(f"  {pair.host.name} <- {pair.device.name}: {pair.evidence.text()}\n")
         for note in assumed.get(pair_key(pair.host, pair.device, pair.site), []):
             out.write(f"    assumed: {note}\n")
-    for cls, why in catalog.not_hosts:
+    for label, cls, why in catalog.left_out():
         location = cls.location
-        out.write(f"  not a host pool: {cls.name} ({location.path}:{location.line}): {why}\n")
-    for cls, why in catalog.not_devices:
-        location = cls.location
-        out.write(f"  not audited: {cls.name} ({location.path}:{location.line}): {why}\n")
+        out.write(f"  {label}: {cls.name} ({location.path}:{location.line}): {why}\n")
 
 
 def pair_key(host, device, site) -> tuple:
