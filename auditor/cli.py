@@ -100,7 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--show-pairs",
         action="store_true",
-        help="list every host/device pair with its evidence (call site, guards, annotation)",
+        help="list every host/device pair with its evidence (call site, guards, annotation), "
+        "and the classes left out: not a host pool, not audited (counts read off an object)",
     )
     parser.add_argument(
         "--table",
