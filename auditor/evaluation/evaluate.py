@@ -30,6 +30,7 @@ from auditor.evaluation.slots import per_slot, slot_ratio
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
+from auditor.interpret.lanes import LANES_STATS, Active, Diverged, TokenLanes, lane_view
 from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import (
@@ -111,8 +112,39 @@ def build_counts(settings: Settings) -> list[tuple[int, int]]:
     return [(t1, l1), (t2, l1), (t1, l2), (t2, l2), (t2 + (t2 - t1), l2)]
 
 
+def build_plan(settings: Settings, as_lanes: bool) -> list[tuple[Any, int, int]]:
+    """The builds of one point as (tokens, layers, first token count): `build_counts` one by
+    one, or as lanes (lanes.py), one build per layer count carrying its token counts."""
+    counts = build_counts(settings)
+    if not as_lanes:
+        return [(tokens, layers, tokens) for tokens, layers in counts]
+    plan: dict[int, list[int]] = {}
+    for tokens, layers in counts:
+        plan.setdefault(layers, []).append(tokens)
+    return [(TokenLanes(tuple(tokens)), layers, tokens[0]) for layers, tokens in plan.items()]
+
+
+def each_count(*sides: list[tuple[Any, Any, int]]) -> tuple[list[tuple[Any, int, int]], ...]:
+    """Builds one per token count, as measure.py reads them: a lanes build (its tokens are
+    Lanes) gives one build per lane, the pools of one lane seeing each other (a host its
+    device) as that lane's."""
+    expanded: list[list[tuple[Any, int, int]]] = [[] for _ in sides]
+    sides = tuple(side for side in sides if side)  # no host built: nothing to expand
+    for position in range(len(sides[0]) if sides else 0):
+        tokens, layers = sides[0][position][1], sides[0][position][2]
+        if type(tokens) is not TokenLanes:
+            for side, into in zip(sides, expanded):
+                into.append(side[position])
+            continue
+        for lane, count in enumerate(tokens.items):
+            memo: dict = {}
+            for side, into in zip(sides, expanded):
+                into.append((lane_view(side[position][0], lane, memo, True), count, layers))
+    return tuple(expanded)
+
+
 def with_counts(
-    values: dict, token_names: list[str], tokens: int, layer_names: list[str], layers: int
+    values: dict, token_names: list[str], tokens: Any, layer_names: list[str], layers: int
 ) -> dict:
     """A point's values with its token and layer count parameters set for one build."""
     full = dict(values)
@@ -123,6 +155,8 @@ def with_counts(
 
 class PoolEvaluator:
     """Evaluates pools of one index under one set of settings."""
+
+    lanes = True  # a point's builds carry token counts as lanes where they can (lanes.py)
 
     def __init__(
         self,
@@ -262,20 +296,47 @@ class PoolEvaluator:
         site: ConstructionSite | None,
         state: ModuleState,
     ) -> tuple[PointResult, set[str]]:
+        """The point's builds, two of them carrying the token counts as lanes (lanes.py) where
+        the code lets them; else, or where the lanes diverge, the five one by one."""
+        if self.lanes:
+            saved = set(self.point_demands), set(self.demands)
+            try:
+                with Active():
+                    built = self._builds(device_cls, host_cls, values, site, state, True)
+                LANES_STATS["lanes"] += 1
+                return built
+            except Diverged:
+                LANES_STATS["diverged"] += 1
+                self.point_demands.clear()
+                self.point_demands.update(saved[0])
+                self.demands.clear()
+                self.demands.update(saved[1])
+        return self._builds(device_cls, host_cls, values, site, state, False)
+
+    def _builds(
+        self,
+        device_cls: ClassInfo,
+        host_cls: ClassInfo | None,
+        values: dict,
+        site: ConstructionSite | None,
+        state: ModuleState,
+        as_lanes: bool,
+    ) -> tuple[PointResult, set[str]]:
         settings, roles = self.settings, self.roles
         host_of = site.host if site is not None else host_cls
         token_names = roles.tokens(device_cls) + roles.tokens(host_of)
         layer_names = roles.layers(device_cls) + roles.layers(host_of)
-        device_builds: list[tuple[Instance, int, int]] = []
-        host_builds: list[tuple[Instance, int, int]] = []
+        device_builds: list[tuple[Instance, Any, int]] = []
+        host_builds: list[tuple[Instance, Any, int]] = []
         reads: set[str] = set()
         result = PointResult(values)
         call = site.call if site is not None and runnable(site) else None
-        for tokens, layers in build_counts(settings):
+        for tokens, layers, first_tokens in build_plan(settings, as_lanes):
             full = with_counts(values, token_names, tokens, layer_names, layers)
             first = not device_builds
             if first:  # decided before any host at an earlier evaluation: not run again
-                replay = self._replay(device_cls, call, host_of, full, site)
+                keyed = with_counts(values, token_names, first_tokens, layer_names, layers)
+                replay = self._replay(device_cls, call, host_of, keyed, site)
                 if replay is not None:
                     result.infeasible, replayed_reads, device_built = replay
                     result.refused_by_host = (
@@ -312,24 +373,31 @@ class PoolEvaluator:
                 )
                 if first and not device_built:
                     seen = (frozenset(point.reads), frozenset(point.demands))
-                    self._keep(device_cls, None, full, seen, noted, refused=signal)
+                    self._keep(device_cls, None, keyed, seen, noted, refused=signal)
                 elif first and isinstance(signal, OtherHost):
-                    self._keep(device_cls, call, full, signal.reached, noted, built=signal.built)
+                    self._keep(device_cls, call, keyed, signal.reached, noted, built=signal.built)
             except BudgetExceeded as signal:
+                if as_lanes:
+                    raise Diverged from None  # a bound met in a lanes build: built one by one
                 result.failure = Unknown(signal.reason, signal.location, Why.LIMIT)
             except NotCompared as signal:
                 result.failure = Unknown(str(signal), site.location if site else None)
             except RecursionError:
+                if as_lanes:
+                    raise Diverged from None
                 result.failure = Unknown("audited code nests too deeply", device_cls.location)
+            finally:
+                if first:
+                    self.first_builds.stop_recording(noted)
             reads |= point.reads
             self.point_demands |= point.demands
             self.demands |= point.demands
             if first:
-                self.first_builds.stop_recording(noted)
                 if reached is not None and result.infeasible is None and result.failure is None:
-                    self._keep(device_cls, call, full, reached, noted, built=site.host)
+                    self._keep(device_cls, call, keyed, reached, noted, built=site.host)
             if result.infeasible is not None or result.failure is not None:
                 return result, reads
+        device_builds, host_builds = each_count(device_builds, host_builds)
         result.device = measure(
             device_builds,
             device_cls,
@@ -353,16 +421,32 @@ class PoolEvaluator:
         """The device pool alone measured at `values` (slots.py builds it at twice a slot
         ratio); nothing when it cannot be built there. What it reads and compares is not the
         point's: the ratio is a probe, not a dimension."""
+        if self.lanes:
+            try:
+                with Active():
+                    return self._device_alone(device_cls, values, state, True)
+            except Diverged:
+                pass
+        return self._device_alone(device_cls, values, state, False)
+
+    def _device_alone(
+        self, device_cls: ClassInfo, values: dict, state: ModuleState, as_lanes: bool
+    ) -> dict[str, BufferFigure]:
         roles = self.roles
         token_names, layer_names = roles.tokens(device_cls), roles.layers(device_cls)
-        builds: list[tuple[Instance, int, int]] = []
-        for tokens, layers in build_counts(self.settings):
+        builds: list[tuple[Instance, Any, int]] = []
+        for tokens, layers, _ in build_plan(self.settings, as_lanes):
             full = with_counts(values, token_names, tokens, layer_names, layers)
             interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
             try:
                 builds.append((self._build(device_cls, interpreter, full), tokens, layers))
-            except (Infeasible, BudgetExceeded, RecursionError):
+            except Infeasible:
                 return {}
+            except (BudgetExceeded, RecursionError):
+                if as_lanes:
+                    raise Diverged from None
+                return {}
+        (builds,) = each_count(builds)
         return measure(builds, device_cls, token_names, layer_names, roles.block(device_cls))
 
     def _replay(

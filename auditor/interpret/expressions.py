@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor import dtypes
-from auditor.interpret import environment, library
+from auditor.interpret import environment, lanes, library
 from auditor.interpret.control import SiteReached
 from auditor.interpret.memos import MEMOS
 from auditor.interpret.scopes import Frame
 from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
+    LANES_ACTIVE,
     ClassRef,
     DefaultDict,
     ExternalRef,
@@ -85,9 +86,14 @@ def _fstring(interp: Interpreter, node: cst.FormattedString, frame: Frame) -> An
             return Unknown(
                 "formatted value with a conversion is not modelled", _location(frame, node)
             )
+        if type(value) is lanes.TokenLanes:  # each build writes its own text: joined per lane
+            pieces.append(value)
+            continue
         if not isinstance(value, (int, float, str, bool, type(None))):
             return Unknown("formatted value of a non-scalar", _location(frame, node))
         pieces.append(str(value))
+    if any(type(piece) is lanes.TokenLanes for piece in pieces):
+        return lanes.joined(pieces)
     return "".join(pieces)
 
 
@@ -142,7 +148,12 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
         except (KeyError, IndexError, TypeError) as error:
             return Unknown(f"lookup failed: {type(error).__name__} {key!r}", _location(frame, node))
     if isinstance(container, Tensor):
-        return tensor_view(interp, container, keys, _location(frame, node))
+        location = _location(frame, node)
+        if LANES_ACTIVE[0] and (lanes.has_lanes(container) or lanes.has_lanes(keys)):
+            return lanes.per_lane(
+                lambda a, _: tensor_view(interp, a[0], a[1], location), [container, keys], {}
+            )
+        return tensor_view(interp, container, keys, location)
     return Unknown(
         f"subscript of {type(container).__name__} is not modelled", _location(frame, node)
     )
@@ -200,6 +211,8 @@ def _unary(interp: Interpreter, node: cst.UnaryOperation, frame: Frame) -> Any:
         return not verdict
     if is_unknown(value):
         return value
+    if type(value) is lanes.TokenLanes and not isinstance(node.operator, cst.BitInvert):
+        return -value if isinstance(node.operator, cst.Minus) else value
     if not isinstance(value, (int, float)):
         return Unknown("unary operator on a non-number", _location(frame, node))
     if isinstance(node.operator, cst.Minus):

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor import dtypes
-from auditor.interpret import environment
+from auditor.interpret import environment, lanes
 from auditor.interpret.values import (
+    LANES_ACTIVE,
     BoundBuiltin,
     ClassRef,
     DefaultDict,
@@ -637,6 +638,8 @@ def _checked_prod(args: list, ctx: CallContext):
 
 
 def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
+    if LANES_ACTIVE[0] and (lanes.has_lanes(args) or lanes.has_lanes(kwargs)):
+        return lanes.per_lane(lambda a, k: call_external(name, a, k, ctx), args, kwargs)
     if name in ALLOCATORS:
         return allocate(name, args, kwargs, ctx)
     if name in environment.ENV_GETTERS:

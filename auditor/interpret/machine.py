@@ -12,7 +12,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
-from auditor.interpret import enums, environment, library, methods, records
+from auditor.interpret import enums, environment, lanes, library, methods, records
 from auditor.interpret.control import (
     BudgetExceeded,
     ReturnSignal,
@@ -49,6 +49,7 @@ class ConfigPoint:
         self.values = dict(values)
         self.reads: set[str] = set()
         self.demands: set[tuple[str, Any]] = set()  # (dimension, literal) compared with it
+        self.width: int | None = None  # lanes its values hold (lanes.py), once asked
         # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
         self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
 
@@ -59,12 +60,28 @@ class ConfigPoint:
     def compared_with_literal(self, value: Any, literal: Any) -> None:
         """`page_size == 128`, `layout != "page_first"`: a value equal to this point's value of
         a dimension the code read, compared with a literal of its type. The literal is a value the code
-        may demand (evaluate.py tries it when no point of the matrix is feasible)."""
+        may demand (evaluate.py tries it when no point of the matrix is feasible). In a lanes
+        build, as each build would note it (lanes.py)."""
+        width = self.width
+        if width is None:
+            width = self.width = max(
+                (len(v.items) for v in self.values.values() if type(v) is lanes.TokenLanes),
+                default=0,
+            )
+        if not width:
+            self._compared(value, literal, None)
+            return
+        for lane in range(width):
+            self._compared(lanes.lane_view(value, lane), literal, lane)
+
+    def _compared(self, value: Any, literal: Any, lane: int | None) -> None:
         kind = type(literal)
         if kind is not type(value) or kind not in (int, str) or value == literal:
             return
         for name in self.reads:  # a dimension the code read, holding that value
             own = self.values[name]
+            if lane is not None:
+                own = lanes.lane_view(own, lane)
             if type(own) is kind and own == value:
                 self.demands.add((name, literal))
 
@@ -133,6 +150,10 @@ class Interpreter(Namespaces, Statements, Operators):
             )
 
     def bounded(self, value: Any, location: Location | None) -> Any:
+        if type(value) is lanes.TokenLanes:
+            if lanes.over_limit(value, self.limits.max_int_bits) or lanes.nan(value):
+                raise lanes.Diverged  # a lane out of bounds: each build says so its own way
+            return value
         if isinstance(value, int) and not isinstance(value, bool):
             if value.bit_length() > self.limits.max_int_bits:
                 return Unknown(f"integer over {self.limits.max_int_bits} bits", location)

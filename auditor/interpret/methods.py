@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from auditor import dtypes
+from auditor.interpret import lanes
 from auditor.interpret.library import CallContext, first_unknown, numel, shape_of, unbind
-from auditor.interpret.values import BoundBuiltin, Tensor, Unknown, is_unknown
+from auditor.interpret.values import LANES_ACTIVE, BoundBuiltin, Tensor, Unknown, is_unknown
 
 _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "index", "count", "copy"})
 _DICT_METHODS = frozenset({"get", "items", "keys", "values", "setdefault", "update", "copy", "pop"})
@@ -29,7 +30,14 @@ _TENSOR_SAME_BYTES = frozenset(
 
 def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext) -> Any:
     receiver, name = method.receiver, method.name
+    if LANES_ACTIVE[0] and (lanes.has_lanes(args) or lanes.has_lanes(kwargs)):
+        if isinstance(receiver, str):
+            raise lanes.Diverged  # text made of a lanes value: each build writes its own
     if isinstance(receiver, Tensor):
+        if LANES_ACTIVE[0] and lanes.has_lanes([receiver, args, kwargs]):
+            return lanes.per_lane(
+                lambda a, k: _tensor_method(a[0], name, a[1:], k, ctx), [receiver, *args], kwargs
+            )
         return _tensor_method(receiver, name, args, kwargs, ctx)
     unknown = first_unknown(args)
     if isinstance(receiver, list) and name in _LIST_METHODS:

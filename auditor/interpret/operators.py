@@ -11,11 +11,12 @@ from typing import Any
 
 import libcst as cst
 
-from auditor.interpret import enums, environment
+from auditor.interpret import enums, environment, lanes
 from auditor.interpret.scopes import (
     Frame,
 )
 from auditor.interpret.values import (
+    LANES_ACTIVE,
     ClassRef,
     ExternalRef,
     FunctionRef,
@@ -75,6 +76,8 @@ class Operators:
         """Python truthiness of a known value; None when it cannot be decided."""
         if is_unknown(value):
             return None
+        if type(value) is lanes.TokenLanes:
+            return bool(value)  # the lanes agree, or the build diverges
         if isinstance(value, (int, float, str, tuple, list, dict, type(None))):
             return bool(value)
         if isinstance(value, ExternalRef):
@@ -92,6 +95,10 @@ class Operators:
             return left
         if is_unknown(right):
             return right
+        if type(left) is lanes.TokenLanes or type(right) is lanes.TokenLanes:
+            return lanes.per_lane(
+                lambda a, _: self.binary(op_type, a[0], a[1], location), [left, right], {}
+            )
         function = BINARY.get(op_type) if op_type else None
         if function is None:
             return Unknown("operator not modelled", location)
@@ -148,6 +155,10 @@ class Operators:
             return left
         if is_unknown(right):
             return right
+        if LANES_ACTIVE[0] and (lanes.has_lanes(left) or lanes.has_lanes(right)):
+            return lanes.per_lane(
+                lambda a, _: self.compare(op_type, a[0], a[1], location), [left, right], {}
+            )
         function = COMPARE[op_type]
         if op_type in (cst.In, cst.NotIn) and _is_environ(right):
             found = environment.environment_contains(self.point, left, location)

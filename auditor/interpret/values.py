@@ -16,6 +16,9 @@ import libcst as cst
 from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo
 from auditor.location import Location
 
+# > 0 while a lanes build runs (lanes.py): an Unknown naming lanes in its words diverges it
+LANES_ACTIVE = [0]
+
 
 class Why(enum.Enum):
     """What kind of not-knowing an Unknown is. Decisions read this, never the reason's words."""
@@ -43,6 +46,12 @@ class Unknown:
     why: Why = field(default=Why.NOT_MODELLED, compare=False)
     cause: Unknown | None = field(default=None, compare=False, repr=False)
     detail: str = field(default="", compare=False)  # what the kind is about: the name called
+
+    def __post_init__(self) -> None:
+        if LANES_ACTIVE[0] and "TokenLanes" in self.reason:
+            from auditor.interpret.lanes import Diverged
+
+            raise Diverged
 
     def caused_by(self, why: Why) -> bool:
         """Whether this Unknown, or one it follows from, is of that kind."""

@@ -275,6 +275,8 @@ class DeclaredHostEvaluator(PoolEvaluator):
     """Evaluates a device pool with, as its host side, the layouts it declares for one host
     class (the host class itself is not built: the declaration is its layout)."""
 
+    lanes = False  # its host side is a list of declarations, which lanes.py does not split
+
     def build_host(self, host_cls, interpreter, values, device):
         return [
             layout
