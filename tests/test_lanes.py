@@ -158,10 +158,12 @@ def test_every_fixture_reads_the_same_with_lanes(fixture, monkeypatch):
 
 PARTING = """
     import torch
+    {prelude}
 
     class Pool:
         def __init__(self, size, layer_num, head_dim=128):
             self.size = size
+            dtype = torch.bfloat16
             {body}
             self.k_buffer = [
                 torch.zeros((size + 1, head_dim), dtype=dtype) for _ in range(layer_num)
@@ -169,42 +171,118 @@ PARTING = """
             self.v_buffer = [
                 torch.zeros((size + 1, head_dim), dtype=dtype) for _ in range(layer_num)
             ]
+        {methods}
 
     class PoolHost:
-        def __init__(self, device_pool, host_size):
+        def __init__(self, device_pool: Pool, host_size):
             self.device_pool = device_pool
             self.size = host_size
             self.layer_num = len(device_pool.k_buffer)
             self.kv_buffer = torch.empty(
                 (2, self.layer_num, host_size, 128), dtype=torch.bfloat16
             )
+            self.extra_buffer = torch.empty(
+                (self.layer_num, host_size, 64), dtype=torch.bfloat16
+            )
 """
 
+NL = "\n" + " " * 12  # a new line of the constructor's body
+
+# (module prelude, constructor lines, methods, whether the lanes diverge)
 CASES = {
     # the same on every build: lanes finish
-    "plain": ("dtype = torch.bfloat16", False),
-    "padding": ("dtype = torch.bfloat16\n            self.pad = (size + 63) // 64 * 64", False),
-    "agreeing branch": (
-        "dtype = torch.bfloat16 if size > 0 else torch.float32",
+    "plain": ("", "pass", "", False),
+    "padding": ("", "self.pad = (size + 63) // 64 * 64", "", False),
+    "agreeing branch": ("", "dtype = torch.bfloat16 if size > 0 else torch.float32", "", False),
+    "count in a text": ("", 'self.name = f"pool-{size}"', "", False),
+    "inverted count": (
+        "",
+        "rows = -(~size)" + NL + "self.extra_buffer = "
+        "[torch.zeros((rows, 64), dtype=dtype) for _ in range(layer_num)]",
+        "",
+        False,
+    ),
+    "a view given back": (
+        "",
+        "a = torch.zeros((size, 64), dtype=dtype)"
+        + NL
+        + "if a.contiguous() is a:"
+        + NL
+        + "    self.extra_buffer = [torch.zeros((size, 64), dtype=dtype) "
+        "for _ in range(layer_num)]",
+        "",
+        False,
+    ),
+    "lists given back by enumerate": (
+        "",
+        "self.s_buffer = [[torch.zeros((size, 64), dtype=dtype)] for _ in range(layer_num)]"
+        + NL
+        + "for i, rows in enumerate(self.s_buffer):"
+        + NL
+        + "    rows.append(torch.zeros((size, 64), dtype=dtype))",
+        "",
+        False,
+    ),
+    "a property behind getattr": (
+        "",
+        "self.reads = []"
+        + NL
+        + 'rows = getattr(self, "padded_rows", size)'
+        + NL
+        + "self.extra_buffer = [torch.zeros((size, rows * len(self.reads)), dtype=dtype) "
+        "for _ in range(layer_num)]",
+        "@property"
+        + "\n        def padded_rows(self):"
+        + "\n            self.reads.append(1)\n            return 64",
         False,
     ),
     # the builds part: lanes diverge, the point is built one count at a time
     "branch on the count": (
+        "",
         "dtype = torch.float32 if size > 10000 else torch.bfloat16",
+        "",
         True,
     ),
-    "count in a text": ('dtype = torch.bfloat16\n            self.name = f"pool-{size}"', False),
-    "text as a key": (
-        'dtype = torch.bfloat16\n            self.table = {f"pool-{size}": 1}',
+    "text as a key": ("", 'self.table = {f"pool-{size}": 1}', "", True),
+    "text read back": (
+        "",
+        'tag = "kv" f"{size}"' + NL + 'self.kv = tag.startswith("kv")',
+        "",
         True,
     ),
-    "count as a key": ("dtype = torch.bfloat16\n            self.table = {size: 1}", True),
-    "loop over the count": (
-        "dtype = torch.bfloat16\n            self.rows = sum(1 for _ in range(size // 4096))",
+    "loop over the count": ("", "self.rows = sum(1 for _ in range(size // 4096))", "", True),
+    "compared with a literal": ("", "self.small = size == 8192", "", True),
+    # module state the builds share: each build sees what the ones before it left
+    "a module list counting builds": (
+        "_BUILT = []",
+        "_BUILT.append(1)"
+        + NL
+        + "if len(_BUILT) <= 3:"
+        + NL
+        + "    self.extra_buffer = [torch.zeros((size, 64), dtype=dtype) "
+        "for _ in range(layer_num)]",
+        "",
         True,
     ),
-    "compared with a literal": (
-        "dtype = torch.bfloat16\n            self.small = size == 8192",
+    "a workspace made by the first build": (
+        "_WS = []",
+        "if not _WS:"
+        + NL
+        + "    _WS.append(torch.zeros((size, 64), dtype=dtype))"
+        + NL
+        + "self.ws_buffer = _WS[0]",
+        "",
+        True,
+    ),
+    "a count kept by the first build, then a branch": (
+        "_WS = []",
+        "if not _WS:"
+        + NL
+        + "    _WS.append(size * 2)"
+        + NL
+        + "self.ws_buffer = [torch.zeros((_WS[0], 64), dtype=dtype) "
+        "for _ in range(layer_num)]" + NL + "if size > 10000:" + NL + "    dtype = torch.float16",
+        "",
         True,
     ),
 }
@@ -214,19 +292,34 @@ CASES = {
 def test_where_the_builds_part_the_lanes_diverge_and_the_audit_reads_the_same(
     case, tmp_path, monkeypatch
 ):
-    body, diverges = CASES[case]
-    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": PARTING.format(body=body)})
+    prelude, body, methods, diverges = CASES[case]
+    source = PARTING.format(prelude=prelude, body=body, methods=methods)
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": source})
     with_lanes, one_by_one, tally = both_ways(tmp_path, monkeypatch)
     assert with_lanes == one_by_one
     assert (tally["diverged"] > 0) is diverges, tally
     assert tally["lanes"] + tally["diverged"] > 0
 
 
+def test_a_refused_point_keeps_the_demands_of_its_first_build_only(tmp_path, monkeypatch):
+    """`size // 128 == 999` then a refusal: one by one only the first build runs, where
+    `size // 128` is 64 and equals no dimension; in lane 2 it is 128, `head_dim`'s value, so
+    a demand noted for every lane would try head_dim=999 (a second point)."""
+    body = (
+        "h = head_dim + 0" + NL + "if size // 128 == 999:" + NL + "    pass" + NL + "assert h < 0"
+    )
+    source = PARTING.format(prelude="", body=body, methods="")
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": source})
+    with_lanes, one_by_one, tally = both_ways(tmp_path, monkeypatch)
+    assert with_lanes == one_by_one
+    assert tally == {"lanes": 1, "diverged": 0}
+
+
 def test_a_demand_on_a_compared_count_is_noted_as_each_build_notes_it(tmp_path, monkeypatch):
     """`size == 128` at counts 8192 and 16384: each build compares its count with 128 and
     notes it; the lanes agree (never equal) and note it as the builds would."""
-    body = "dtype = torch.bfloat16\n            self.odd = size == 128"
-    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": PARTING.format(body=body)})
+    source = PARTING.format(prelude="", body="self.odd = size == 128", methods="")
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": source})
     demands: list[set] = []
     original = PoolEvaluator.evaluate
 

@@ -30,8 +30,9 @@ from auditor.evaluation.slots import per_slot, slot_ratio
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
-from auditor.interpret.lanes import LANES_STATS, Active, Diverged, TokenLanes, lane_view
+from auditor.interpret.lanes import LANES_STATS, Active, Diverged, TokenLanes, Watch, lane_view
 from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
+from auditor.interpret.namespaces import DEFERRED
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import (
     ConfigDependency,
@@ -281,7 +282,7 @@ class PoolEvaluator:
         values: dict,
         site: ConstructionSite | None = None,
     ) -> tuple[PointResult, set[str]]:
-        state = ModuleState()  # module bodies declared once for the five builds of this point
+        state = ModuleState()  # module bodies declared once for the builds of this point
         self.point_demands = set()
         try:
             return self._run_point(device_cls, host_cls, values, site, state)
@@ -300,6 +301,7 @@ class PoolEvaluator:
         the code lets them; else, or where the lanes diverge, the five one by one."""
         if self.lanes:
             saved = set(self.point_demands), set(self.demands)
+            state.watch = Watch(DEFERRED)
             try:
                 with Active():
                     built = self._builds(device_cls, host_cls, values, site, state, True)
@@ -311,6 +313,9 @@ class PoolEvaluator:
                 self.point_demands.update(saved[0])
                 self.demands.clear()
                 self.demands.update(saved[1])
+                state.release()  # the builds one by one start from the module state's start
+            finally:
+                state.watch = None
         return self._builds(device_cls, host_cls, values, site, state, False)
 
     def _builds(
@@ -390,8 +395,12 @@ class PoolEvaluator:
                 if first:
                     self.first_builds.stop_recording(noted)
             reads |= point.reads
-            self.point_demands |= point.demands
-            self.demands |= point.demands
+            demands = point.demands
+            if result.infeasible is None and result.failure is None and as_lanes:
+                state.watch.check()  # the builds it stands for saw the same module state
+                demands = demands | point.lane_demands  # every lane's build got this far
+            self.point_demands |= demands
+            self.demands |= demands
             if first:
                 if reached is not None and result.infeasible is None and result.failure is None:
                     self._keep(device_cls, call, keyed, reached, noted, built=site.host)
@@ -421,13 +430,9 @@ class PoolEvaluator:
         """The device pool alone measured at `values` (slots.py builds it at twice a slot
         ratio); nothing when it cannot be built there. What it reads and compares is not the
         point's: the ratio is a probe, not a dimension."""
-        if self.lanes:
-            try:
-                with Active():
-                    return self._device_alone(device_cls, values, state, True)
-            except Diverged:
-                pass
-        return self._device_alone(device_cls, values, state, False)
+        # after lanes builds, as lanes (a divergence builds the whole point one by one); after
+        # builds one by one, one by one (they share the module state the probe sees)
+        return self._device_alone(device_cls, values, state, state.watch is not None)
 
     def _device_alone(
         self, device_cls: ClassInfo, values: dict, state: ModuleState, as_lanes: bool
@@ -440,6 +445,8 @@ class PoolEvaluator:
             interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
             try:
                 builds.append((self._build(device_cls, interpreter, full), tokens, layers))
+                if as_lanes:
+                    state.watch.check()
             except Infeasible:
                 return {}
             except (BudgetExceeded, RecursionError):

@@ -66,6 +66,10 @@ def _concatenated(interp: Interpreter, node: cst.ConcatenatedString, frame: Fram
     right = interp.eval(node.right, frame)
     if isinstance(left, str) and isinstance(right, str):
         return left + right
+    if type(left) is lanes.TokenLanes or type(right) is lanes.TokenLanes:
+        if all(isinstance(side, (str, lanes.TokenLanes)) for side in (left, right)):
+            return lanes.joined([left, right])  # `"kv" f"{size}"`: each build's text
+        raise lanes.Diverged
     return (
         left
         if is_unknown(left)
@@ -211,8 +215,12 @@ def _unary(interp: Interpreter, node: cst.UnaryOperation, frame: Frame) -> Any:
         return not verdict
     if is_unknown(value):
         return value
-    if type(value) is lanes.TokenLanes and not isinstance(node.operator, cst.BitInvert):
-        return -value if isinstance(node.operator, cst.Minus) else value
+    if type(value) is lanes.TokenLanes:
+        if isinstance(node.operator, cst.Minus):
+            return -value
+        if isinstance(node.operator, cst.Plus):
+            return value
+        return lanes.inverted(value)
     if not isinstance(value, (int, float)):
         return Unknown("unary operator on a non-number", _location(frame, node))
     if isinstance(node.operator, cst.Minus):
@@ -324,6 +332,7 @@ def _elements(interp: Interpreter, elements, frame: Frame) -> list | Unknown:
                     known=tuple(known),
                 )
             if not isinstance(value, (list, tuple)):
+                lanes.refuse(value)
                 return value if is_unknown(value) else Unknown("starred value not modelled", None)
             values.extend(value)
         else:
@@ -381,6 +390,7 @@ def _comprehension_items(interp: Interpreter, comp: cst.CompFor, frame: Frame, p
     if isinstance(iterable, dict):
         iterable = list(iterable)
     if not isinstance(iterable, (list, tuple, str, frozenset)):
+        lanes.refuse(iterable)
         raise _Undetermined(
             iterable
             if is_unknown(iterable)
@@ -507,6 +517,7 @@ def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
             continue
         if arg.star == "*":
             if not isinstance(value, (list, tuple)):
+                lanes.refuse(value)
                 return (
                     value
                     if is_unknown(value)
@@ -515,6 +526,7 @@ def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
             args.extend(value)
         elif arg.star == "**":
             if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                lanes.refuse(value)
                 return (
                     value
                     if is_unknown(value)

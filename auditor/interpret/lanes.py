@@ -163,6 +163,20 @@ class TokenLanes:
         raise Diverged
 
 
+def refuse(value: Any) -> None:
+    """Where the interpreter is about to say it does not model a value: for lanes, each
+    build would have said something else (or nothing), so the lanes build diverges."""
+    if type(value) is TokenLanes:
+        raise Diverged
+
+
+def inverted(value: TokenLanes) -> Any:
+    """`~count`, lane by lane (ints only, as for a plain value)."""
+    if not all(type(v) is int for v in value.items):
+        raise Diverged
+    return lanes_of([~v for v in value.items])
+
+
 def has_lanes(value: Any, depth: int = 0) -> bool:
     """Whether a value holds lanes where a call or a view would read them (not in instances)."""
     kind = type(value)
@@ -249,10 +263,17 @@ def lane_view(value: Any, lane: int, memo: dict | None = None, instances: bool =
     return result
 
 
-def combine(results: list) -> Any:
+def combine(results: list, views: list[dict] | None = None) -> Any:
     """The results of one call run per lane, side by side again; diverges where they differ
-    other than in numbers (a different kind, length, dtype, text, object or Unknown)."""
+    other than in numbers (a different kind, length, dtype, text, object or Unknown). `views`:
+    per lane, the lane views given to the call (id of a view -> the value it stands for), so a
+    call giving back what it was given (`t.contiguous()`, the lists `enumerate` pairs) gives
+    back the very value, as each build's call would."""
     first = results[0]
+    if views is not None:
+        given = [lane.get(id(r)) for lane, r in zip(views, results)]
+        if given[0] is not None and all(g is given[0] for g in given[1:]):
+            return given[0]
     kind = type(first)
     if any(type(r) is not kind for r in results[1:]):
         if all(isinstance(r, (int, float)) and not isinstance(r, bool) for r in results):
@@ -273,11 +294,11 @@ def combine(results: list) -> Any:
             raise Diverged
         if all(r is first for r in results[1:]):
             return first
-        return kind(combine([r[i] for r in results]) for i in range(len(first)))
+        return kind(combine([r[i] for r in results], views) for i in range(len(first)))
     if kind is dict:
         if any(r.keys() != first.keys() for r in results[1:]):
             raise Diverged
-        return {k: combine([r[k] for r in results]) for k in first}
+        return {k: combine([r[k] for r in results], views) for k in first}
     if isinstance(first, Unknown):
         if any(r != first for r in results[1:]):
             raise Diverged
@@ -321,16 +342,28 @@ def joined(pieces: list) -> Any:
     )
 
 
-def per_lane(function: Callable[[list, dict], Any], args: list, kwargs: dict) -> Any:
-    """`function(args, kwargs)` once per lane, with each lane's values, put side by side."""
+def per_lane(
+    function: Callable[[list, dict], Any],
+    args: list,
+    kwargs: dict,
+    steps: Callable[[], int] | None = None,
+) -> Any:
+    """`function(args, kwargs)` once per lane, with each lane's values, put side by side.
+    `steps`: the interpreter's step count; a call that ran audited code (a property behind
+    `getattr`) would run it once per lane, not once: the lanes build diverges."""
     lanes = count((args, kwargs))
     if lanes is None:
         return function(args, kwargs)
     results = []
+    views: list[dict] = []
+    before = steps() if steps is not None else 0
     for lane in range(lanes):
         memo: dict = {}
         results.append(function(lane_view(list(args), lane, memo), lane_view(kwargs, lane, memo)))
-    return combine(results)
+        views.append({id(view): value for value, view in memo.values() if view is not value})
+    if steps is not None and steps() != before:
+        raise Diverged
+    return combine(results, views)
 
 
 def over_limit(value: TokenLanes, bits: int) -> bool:
@@ -356,3 +389,55 @@ class Active:
 
     def __exit__(self, *_: Any) -> None:
         _values.LANES_ACTIVE[0] -= 1
+
+
+class Watch:
+    """Module and class state a lanes build must leave as it found it.
+
+    The builds of a point share their module state (machine.ModuleState): a build that
+    appends to a module-level list, or rebinds a global, is seen by the builds after it, and
+    a lanes build stands for several of those at once. Each module-level value forced during
+    a lanes build is noted with a print of its contents; if any has changed when the build
+    ends (`check`), the builds would have seen different states: the lanes build diverges."""
+
+    def __init__(self, deferred: tuple[type, ...]) -> None:
+        self.deferred = deferred  # bindings forcing replaces (assignment thunks, imports)
+        self.noted: list[tuple[dict, str, Any, Any]] = []
+        self.declared: list[tuple[dict, dict]] = []
+
+    def namespace(self, namespace: dict) -> None:
+        """A namespace just declared: its bindings."""
+        self.declared.append((namespace, dict(namespace)))
+
+    def note(self, namespace: dict, name: str, value: Any) -> None:
+        """A binding just forced: its value, and what that holds."""
+        self.noted.append((namespace, name, value, _print(value, 0)))
+
+    def check(self) -> None:
+        for namespace, names in self.declared:
+            for name, value in namespace.items():
+                old = names.get(name, _MISSING)
+                if old is not value and (old is _MISSING or type(old) not in self.deferred):
+                    raise Diverged  # bound or rebound by a build
+        for namespace, name, value, printed in self.noted:
+            if namespace.get(name) is not value or _print(value, 0) != printed:
+                raise Diverged
+
+
+_MISSING = object()
+
+
+def _print(value: Any, depth: int) -> Any:
+    """What a mutable value holds, by identity, a few levels deep (Watch)."""
+    kind = type(value)
+    if depth > 3:
+        return id(value)
+    if kind in (list, tuple):
+        return (kind, id(value), tuple(_print(v, depth + 1) for v in value))
+    if isinstance(value, dict):
+        return (kind, id(value), tuple((k, _print(v, depth + 1)) for k, v in value.items()))
+    if kind is set:
+        return (kind, id(value), len(value))
+    if kind is Instance:
+        return (kind, id(value), tuple((k, _print(v, depth + 1)) for k, v in value.attrs.items()))
+    return id(value)

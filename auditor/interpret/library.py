@@ -637,9 +637,23 @@ def _checked_prod(args: list, ctx: CallContext):
     return result
 
 
+# functions whose result does not depend on the numbers lanes hold, given them as they are:
+# run per lane, `getattr` would run a property once per lane (lanes.py)
+_WHATEVER_THE_LANES = frozenset({"builtins.getattr", "builtins.hasattr", "builtins.callable"})
+
+
 def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
-    if LANES_ACTIVE[0] and (lanes.has_lanes(args) or lanes.has_lanes(kwargs)):
-        return lanes.per_lane(lambda a, k: call_external(name, a, k, ctx), args, kwargs)
+    if (
+        LANES_ACTIVE[0]
+        and name not in _WHATEVER_THE_LANES
+        and (lanes.has_lanes(args) or lanes.has_lanes(kwargs))
+    ):
+        return lanes.per_lane(
+            lambda a, k: call_external(name, a, k, ctx),
+            args,
+            kwargs,
+            lambda: ctx.interpreter.steps,
+        )
     if name in ALLOCATORS:
         return allocate(name, args, kwargs, ctx)
     if name in environment.ENV_GETTERS:

@@ -50,6 +50,7 @@ class ConfigPoint:
         self.reads: set[str] = set()
         self.demands: set[tuple[str, Any]] = set()  # (dimension, literal) compared with it
         self.width: int | None = None  # lanes its values hold (lanes.py), once asked
+        self.lane_demands: set[tuple[str, Any]] = set()  # those of lanes after the first
         # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
         self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
 
@@ -71,7 +72,8 @@ class ConfigPoint:
         if not width:
             self._compared(value, literal, None)
             return
-        for lane in range(width):
+        for lane in range(width):  # the first lane's are the first build's (kept alone when
+            # the build stops: the builds after it never ran), the others' count on success
             self._compared(lanes.lane_view(value, lane), literal, lane)
 
     def _compared(self, value: Any, literal: Any, lane: int | None) -> None:
@@ -83,7 +85,7 @@ class ConfigPoint:
             if lane is not None:
                 own = lanes.lane_view(own, lane)
             if type(own) is kind and own == value:
-                self.demands.add((name, literal))
+                (self.lane_demands if lane else self.demands).add((name, literal))
 
 
 class ModuleState:
@@ -101,6 +103,7 @@ class ModuleState:
     def __init__(self) -> None:
         self.module_namespaces: dict[int, dict] = {}
         self.class_namespaces: dict[int, dict] = {}
+        self.watch: lanes.Watch | None = None  # while lanes builds run (lanes.Watch)
 
     def release(self) -> None:
         """Empty the namespaces once the point is measured. Their values refer back to them
@@ -139,6 +142,7 @@ class Interpreter(Namespaces, Statements, Operators):
         state = state if state is not None else ModuleState()
         self._module_namespaces = state.module_namespaces
         self._class_namespaces = state.class_namespaces
+        self.watch = state.watch
         self._setters: dict[tuple[int, str], FunctionInfo | None] = {}
 
     # ---- bounds -------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.frontend.index import ClassInfo, FunctionInfo, dotted
+from auditor.interpret import lanes
 from auditor.interpret.control import (
     BreakSignal,
     ContinueSignal,
@@ -125,6 +126,7 @@ class Statements:
                 self.mark_undecided([statement], frame, iterable.reason, iterable)
             return
         if not isinstance(iterable, (list, tuple, str)):
+            lanes.refuse(iterable)
             why = iterable.reason if is_unknown(iterable) else "loop over a value not modelled"
             self.mark_undecided([statement], frame, why, _cause(iterable))
             return
