@@ -30,7 +30,15 @@ from auditor.evaluation.slots import per_slot, slot_ratio
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
-from auditor.interpret.lanes import LANES_STATS, Active, Diverged, TokenLanes, Watch, lane_view
+from auditor.interpret.lanes import (
+    LANES_STATS,
+    Active,
+    Diverged,
+    StateChanged,
+    TokenLanes,
+    Watch,
+    lane_view,
+)
 from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
 from auditor.interpret.namespaces import DEFERRED
 from auditor.interpret.scopes import Frame
@@ -173,6 +181,8 @@ class PoolEvaluator:
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
         self.point_demands: set[tuple[str, Any]] = set()  # of the point running
         self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
+        # (device, host, site) whose lanes builds changed module state: built one by one
+        self.state_changers: set[tuple[int, int, int]] = set()
 
     def _arguments(self, cls: ClassInfo, values: dict[str, Any], device: Instance | None) -> dict:
         kwargs: dict[str, Any] = {}
@@ -299,7 +309,8 @@ class PoolEvaluator:
     ) -> tuple[PointResult, set[str]]:
         """The point's builds, two of them carrying the token counts as lanes (lanes.py) where
         the code lets them; else, or where the lanes diverge, the five one by one."""
-        if self.lanes:
+        changes = (id(device_cls), id(host_cls), id(site))
+        if self.lanes and changes not in self.state_changers:
             saved = set(self.point_demands), set(self.demands)
             state.watch = Watch(DEFERRED)
             try:
@@ -307,14 +318,17 @@ class PoolEvaluator:
                     built = self._builds(device_cls, host_cls, values, site, state, True)
                 LANES_STATS["lanes"] += 1
                 return built
-            except Diverged:
+            except Diverged as signal:
                 LANES_STATS["diverged"] += 1
+                if isinstance(signal, StateChanged):
+                    self.state_changers.add(changes)
                 self.point_demands.clear()
                 self.point_demands.update(saved[0])
                 self.demands.clear()
                 self.demands.update(saved[1])
                 state.release()  # the builds one by one start from the module state's start
             finally:
+                state.watch.release()
                 state.watch = None
         return self._builds(device_cls, host_cls, values, site, state, False)
 

@@ -66,11 +66,9 @@ def _concatenated(interp: Interpreter, node: cst.ConcatenatedString, frame: Fram
     right = interp.eval(node.right, frame)
     if isinstance(left, str) and isinstance(right, str):
         return left + right
-    if type(left) is lanes.TokenLanes or type(right) is lanes.TokenLanes:
-        if all(isinstance(side, (str, lanes.TokenLanes)) for side in (left, right)):
-            return lanes.joined([left, right])  # `"kv" f"{size}"`: each build's text
-        raise lanes.Diverged
-    return (
+    if all(isinstance(side, (str, lanes.TokenLanes)) for side in (left, right)):
+        return lanes.joined([left, right])  # `"kv" f"{size}"`: each build's text
+    return (  # as each build: an f-string with lanes is a text in each
         left
         if is_unknown(left)
         else Unknown("string concatenation not modelled", _location(frame, node))

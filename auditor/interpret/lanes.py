@@ -33,6 +33,11 @@ class Diverged(BaseException):
     A BaseException, so that no `except Exception` of the interpreter turns it into a value."""
 
 
+class StateChanged(Diverged):
+    """A lanes build changed module state the builds share (Watch): the code that builds
+    this pool does so at every point, so its later points are built one by one at once."""
+
+
 def _diverge(*_: Any) -> Any:
     raise Diverged
 
@@ -413,15 +418,21 @@ class Watch:
         """A binding just forced: its value, and what that holds."""
         self.noted.append((namespace, name, value, _print(value, 0)))
 
+    def release(self) -> None:
+        """Forget what was noted: it refers to the whole module state of the point (and the
+        command line runs with the cycle collector off)."""
+        self.noted.clear()
+        self.declared.clear()
+
     def check(self) -> None:
         for namespace, names in self.declared:
             for name, value in namespace.items():
                 old = names.get(name, _MISSING)
                 if old is not value and (old is _MISSING or type(old) not in self.deferred):
-                    raise Diverged  # bound or rebound by a build
+                    raise StateChanged  # bound or rebound by a build
         for namespace, name, value, printed in self.noted:
             if namespace.get(name) is not value or _print(value, 0) != printed:
-                raise Diverged
+                raise StateChanged
 
 
 _MISSING = object()
