@@ -127,20 +127,19 @@ def test_a_pool_and_its_host_are_seen_as_one_lane():
     assert [h.attrs["device_pool"] for h, _, _ in hosts] == [d for d, _, _ in devices]
 
 
-def test_two_builds_stand_for_the_five():
+def test_two_or_three_builds_stand_for_the_five():
     settings = Settings()
-    plan = build_plan(settings, True)
-    assert [(t.items, layers) for t, layers, _ in plan] == [
+    lanes_plan = build_plan(settings, "lanes")
+    assert [(t.items, layers) for t, layers, _ in lanes_plan] == [
         ((8192, 16384), 2),
         ((8192, 16384, 24576), 3),
     ]
-    assert [(t, layers) for t, layers, _ in build_plan(settings, False)] == [
-        (8192, 2),
-        (16384, 2),
-        (8192, 3),
-        (16384, 3),
-        (24576, 3),
-    ]
+    one = [(t, layers) for t, layers, _ in build_plan(settings, "one")]
+    assert one == [(8192, 2), (16384, 2), (8192, 3), (16384, 3), (24576, 3)]
+    # code whose first builds fill a module-level cache: those one by one, then lanes
+    settled = build_plan(settings, "settled")
+    assert [(t, layers) for t, layers, _ in settled[:2]] == [(8192, 2), (16384, 2)]
+    assert settled[2][0].items == (8192, 16384, 24576) and settled[2][1] == 3
 
 
 # ---- whole audits ----------------------------------------------------------------------
@@ -335,3 +334,49 @@ def test_a_demand_on_a_compared_count_is_noted_as_each_build_notes_it(tmp_path, 
     half = len(demands) // 2
     assert demands[:half] == demands[half:]
     assert any(("size", 128) in d for d in demands), demands
+
+
+CACHE_FILLED_ONCE = """
+    import collections
+    import torch
+
+    _FUNCS = collections.defaultdict(lambda: torch.zeros)
+
+    class Pool:
+        def __init__(self, size, layer_num, page_size, head_dim=128):
+            self.size = size
+            alloc = _FUNCS["cpu"]  # the first build inserts the default, the others find it
+            {extra}
+            self.k_buffer = [
+                alloc((size + page_size, head_dim), dtype=torch.bfloat16)
+                for _ in range(layer_num)
+            ]
+
+    class PoolHost:
+        def __init__(self, device_pool: Pool, host_size):
+            self.device_pool = device_pool
+            self.size = host_size
+            self.layer_num = len(device_pool.k_buffer)
+            self.k_buffer = torch.empty(
+                (self.layer_num, host_size, 128), dtype=torch.bfloat16
+            )
+"""
+
+
+def test_code_filling_a_module_cache_once_is_built_settled(tmp_path, monkeypatch):
+    """The first build of a point fills a module-level table: lanes would stand for builds
+    that saw it empty, so that point is built one by one, and the later points of the pair
+    build the first layer count one by one, then the rest as lanes (they change nothing)."""
+    source = CACHE_FILLED_ONCE.format(extra="pass")
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": source})
+    with_lanes, one_by_one, tally = both_ways(tmp_path, monkeypatch)
+    assert with_lanes == one_by_one
+    assert tally["diverged"] >= 1 and tally["lanes"] >= 1, tally
+
+
+def test_code_changing_module_state_at_every_build_is_built_one_by_one(tmp_path, monkeypatch):
+    source = CACHE_FILLED_ONCE.format(extra='_FUNCS["built"] = _FUNCS.get("built", 0) + 1')
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": source})
+    with_lanes, one_by_one, tally = both_ways(tmp_path, monkeypatch)
+    assert with_lanes == one_by_one
+    assert tally["lanes"] == 0 and tally["diverged"] >= 2, tally

@@ -121,16 +121,24 @@ def build_counts(settings: Settings) -> list[tuple[int, int]]:
     return [(t1, l1), (t2, l1), (t1, l2), (t2, l2), (t2 + (t2 - t1), l2)]
 
 
-def build_plan(settings: Settings, as_lanes: bool) -> list[tuple[Any, int, int]]:
+def build_plan(settings: Settings, plan: str) -> list[tuple[Any, int, int]]:
     """The builds of one point as (tokens, layers, first token count): `build_counts` one by
-    one, or as lanes (lanes.py), one build per layer count carrying its token counts."""
+    one ("one"), or as lanes (lanes.py), one build per layer count carrying its token counts
+    ("lanes"), or the first layer count's builds one by one and the second's as lanes
+    ("settled": for code whose first build changes module state, a cache it fills once)."""
     counts = build_counts(settings)
-    if not as_lanes:
+    if plan == "one":
         return [(tokens, layers, tokens) for tokens, layers in counts]
-    plan: dict[int, list[int]] = {}
+    grouped: dict[int, list[int]] = {}
     for tokens, layers in counts:
-        plan.setdefault(layers, []).append(tokens)
-    return [(TokenLanes(tuple(tokens)), layers, tokens[0]) for layers, tokens in plan.items()]
+        grouped.setdefault(layers, []).append(tokens)
+    builds: list[tuple[Any, int, int]] = []
+    for position, (layers, tokens) in enumerate(grouped.items()):
+        if plan == "settled" and position == 0:
+            builds += [(t, layers, t) for t in tokens]
+        else:
+            builds.append((TokenLanes(tuple(tokens)), layers, tokens[0]))
+    return builds
 
 
 def each_count(*sides: list[tuple[Any, Any, int]]) -> tuple[list[tuple[Any, int, int]], ...]:
@@ -181,8 +189,11 @@ class PoolEvaluator:
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
         self.point_demands: set[tuple[str, Any]] = set()  # of the point running
         self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
-        # (device, host, site) whose lanes builds changed module state: built one by one
+        # (device, host, site) whose lanes builds changed module state: the first layer
+        # count's builds one by one from then on ("settled"), and if the rest still change
+        # it, every build one by one (unsettled)
         self.state_changers: set[tuple[int, int, int]] = set()
+        self.unsettled: set[tuple[int, int, int]] = set()
 
     def _arguments(self, cls: ClassInfo, values: dict[str, Any], device: Instance | None) -> dict:
         kwargs: dict[str, Any] = {}
@@ -310,18 +321,19 @@ class PoolEvaluator:
         """The point's builds, two of them carrying the token counts as lanes (lanes.py) where
         the code lets them; else, or where the lanes diverge, the five one by one."""
         changes = (id(device_cls), id(host_cls), id(site))
-        if self.lanes and changes not in self.state_changers:
+        plan = "settled" if changes in self.state_changers else "lanes"
+        if self.lanes and changes not in self.unsettled:
             saved = set(self.point_demands), set(self.demands)
             state.watch = Watch(DEFERRED)
             try:
                 with Active():
-                    built = self._builds(device_cls, host_cls, values, site, state, True)
+                    built = self._builds(device_cls, host_cls, values, site, state, plan)
                 LANES_STATS["lanes"] += 1
                 return built
             except Diverged as signal:
                 LANES_STATS["diverged"] += 1
                 if isinstance(signal, StateChanged):
-                    self.state_changers.add(changes)
+                    (self.state_changers if plan == "lanes" else self.unsettled).add(changes)
                 self.point_demands.clear()
                 self.point_demands.update(saved[0])
                 self.demands.clear()
@@ -330,7 +342,7 @@ class PoolEvaluator:
             finally:
                 state.watch.release()
                 state.watch = None
-        return self._builds(device_cls, host_cls, values, site, state, False)
+        return self._builds(device_cls, host_cls, values, site, state, "one")
 
     def _builds(
         self,
@@ -339,7 +351,7 @@ class PoolEvaluator:
         values: dict,
         site: ConstructionSite | None,
         state: ModuleState,
-        as_lanes: bool,
+        plan: str,
     ) -> tuple[PointResult, set[str]]:
         settings, roles = self.settings, self.roles
         host_of = site.host if site is not None else host_cls
@@ -350,7 +362,10 @@ class PoolEvaluator:
         reads: set[str] = set()
         result = PointResult(values)
         call = site.call if site is not None and runnable(site) else None
-        for tokens, layers, first_tokens in build_plan(settings, as_lanes):
+        for tokens, layers, first_tokens in build_plan(settings, plan):
+            as_lanes = type(tokens) is TokenLanes
+            if as_lanes:
+                state.watch.start(state)  # what the builds before it left: left as it is
             full = with_counts(values, token_names, tokens, layer_names, layers)
             first = not device_builds
             if first:  # decided before any host at an earlier evaluation: not run again
@@ -446,15 +461,17 @@ class PoolEvaluator:
         point's: the ratio is a probe, not a dimension."""
         # after lanes builds, as lanes (a divergence builds the whole point one by one); after
         # builds one by one, one by one (they share the module state the probe sees)
-        return self._device_alone(device_cls, values, state, state.watch is not None)
+        plan = "lanes" if state.watch is not None else "one"
+        return self._device_alone(device_cls, values, state, plan)
 
     def _device_alone(
-        self, device_cls: ClassInfo, values: dict, state: ModuleState, as_lanes: bool
+        self, device_cls: ClassInfo, values: dict, state: ModuleState, plan: str
     ) -> dict[str, BufferFigure]:
         roles = self.roles
         token_names, layer_names = roles.tokens(device_cls), roles.layers(device_cls)
         builds: list[tuple[Instance, Any, int]] = []
-        for tokens, layers, _ in build_plan(self.settings, as_lanes):
+        for tokens, layers, _ in build_plan(self.settings, plan):
+            as_lanes = type(tokens) is TokenLanes
             full = with_counts(values, token_names, tokens, layer_names, layers)
             interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
             try:

@@ -405,18 +405,32 @@ class Watch:
     a lanes build is noted with a print of its contents; if any has changed when the build
     ends (`check`), the builds would have seen different states: the lanes build diverges."""
 
-    def __init__(self, deferred: tuple[type, ...]) -> None:
+    def __init__(self, deferred: tuple[type, ...] | frozenset) -> None:
         self.deferred = deferred  # bindings forcing replaces (assignment thunks, imports)
         self.noted: list[tuple[dict, str, Any, Any]] = []
         self.declared: list[tuple[dict, dict]] = []
+        self.started = False
+
+    def start(self, state: Any) -> None:
+        """Note the module state as the builds before the first lanes build left it (once)."""
+        if self.started:
+            return
+        self.started = True  # the builds one by one before it are what they are
+        for namespace in (*state.module_namespaces.values(), *state.class_namespaces.values()):
+            self.namespace(namespace)
+            for name, value in namespace.items():
+                if type(value) not in self.deferred:
+                    self.note(namespace, name, value)
 
     def namespace(self, namespace: dict) -> None:
-        """A namespace just declared: its bindings."""
-        self.declared.append((namespace, dict(namespace)))
+        """A namespace just declared: its bindings (once the lanes builds have started)."""
+        if self.started:
+            self.declared.append((namespace, dict(namespace)))
 
     def note(self, namespace: dict, name: str, value: Any) -> None:
         """A binding just forced: its value, and what that holds."""
-        self.noted.append((namespace, name, value, _print(value, 0)))
+        if self.started:
+            self.noted.append((namespace, name, value, _print(value, 0)))
 
     def release(self) -> None:
         """Forget what was noted: it refers to the whole module state of the point (and the
