@@ -1,7 +1,7 @@
 """Pools whose layer count is read off an object their constructor takes (`cfg.num_layers`)
-are not audited yet (only counts passed as constructor parameters are followed): they are
-named, so that "no device pool found" does not hide them, in the notice, `--show-pairs` and
-the JSON pairs."""
+are audited, the object's attributes read as parameters; a class allocating per layer over
+such a count that this still does not make a pool (no token count) is named, so that "no
+device pool found" does not hide it, in the notice, `--show-pairs` and the JSON pairs."""
 
 from __future__ import annotations
 
@@ -52,23 +52,44 @@ POOLS = {
 }
 
 
-@pytest.mark.parametrize(
-    ("kind", "path"), [("listed", "self.cfg.num_layers"), ("slab", "cfg.num_layers")]
-)
-def test_a_pool_counted_off_an_object_is_named_not_skipped(tmp_path, capsys, kind, path):
+@pytest.mark.parametrize("kind", ["listed", "slab"])
+def test_a_pool_counted_off_a_config_object_is_audited(tmp_path, capsys, kind):
+    """`range(self.cfg.num_layers)`, a leading `cfg.num_layers`: the object's attributes are
+    read as parameters (behaviour.objects_as_parameters), so the class is a device pool with
+    `cfg.num_layers` as its layer count and `num_tokens` as its token count."""
     write_tree(tmp_path, {"kv/__init__.py": "", "kv/config.py": CONFIG, "kv/gpu.py": POOLS[kind]})
+    assert main(["--isolated", "--no-cache", "--show-pools", str(tmp_path / "kv")]) == 0
+    captured = capsys.readouterr()
+    assert "not audited" not in captured.out + captured.err
+    assert "1 device pools" in captured.err
+    assert "GpuKVCache" in captured.out and "cfg.head_dim" in captured.out, captured.out
+
+
+GATHERER = """
+    import torch
+
+    class LayerStats:  # per layer over an object's count, but no token count: not a pool
+        def __init__(self, meta, rank: int):
+            self.rank = rank
+            self.topk = torch.zeros((meta.num_layers, 4096, 8), dtype=torch.int32)
+"""
+
+
+def test_a_class_counted_off_an_object_that_is_no_pool_is_named_not_skipped(tmp_path, capsys):
+    path = "meta.num_layers"
+    write_tree(tmp_path, {"kv/__init__.py": "", "kv/stats.py": GATHERER})
     assert main(["--isolated", "--no-cache", "--show-pairs", str(tmp_path / "kv")]) == 0
     captured = capsys.readouterr()
     assert "no device pool found" in captured.err
-    assert f"1 class not audited: GpuKVCache (per layer over {path})" in captured.err
-    assert f"not audited: GpuKVCache ({tmp_path / 'kv' / 'gpu.py'}:" in captured.out
+    assert f"1 class not audited: LayerStats (per layer over {path})" in captured.err
+    assert f"not audited: LayerStats ({tmp_path / 'kv' / 'stats.py'}:" in captured.out
     assert f"allocates per layer over {path}, a count read off an object" in captured.out
 
     main(["--isolated", "--no-cache", "--output-format", "json", "--show-pairs", str(tmp_path)])
     document = json.loads(capsys.readouterr().out)
     [item] = [i for i in document["pairs"] if i["code"] == "NOT-AUDITED"]
-    assert item["class"] == "GpuKVCache" and item["path"].endswith("gpu.py")
-    assert "not audited: GpuKVCache" in document["summary"]["notice"]
+    assert item["class"] == "LayerStats" and item["path"].endswith("stats.py")
+    assert "not audited: LayerStats" in document["summary"]["notice"]
 
 
 def test_counts_passed_as_parameters_pool_helpers_or_loops_allocating_nothing_are_not_named(
@@ -105,3 +126,44 @@ def test_counts_passed_as_parameters_pool_helpers_or_loops_allocating_nothing_ar
     main(["--isolated", "--no-cache", "--show-pairs", str(tmp_path / "kv")])
     captured = capsys.readouterr()
     assert "not audited" not in captured.out + captured.err
+
+
+FLAGGED = {
+    "kv/__init__.py": "",
+    "kv/gpu.py": """
+        import torch
+
+        class GpuCache:
+            def __init__(self, cfg, num_tokens: int):
+                self.k = [
+                    torch.empty((num_tokens, cfg.head_dim), dtype=torch.bfloat16)
+                    for _ in range(cfg.num_layers)
+                ]
+                if cfg.quantized:  # a flag of the config object gating a buffer
+                    self.k_scale = [
+                        torch.empty((num_tokens, 1), dtype=torch.float32)
+                        for _ in range(cfg.num_layers)
+                    ]
+    """,
+    "kv/cpu.py": """
+        import torch
+        from kv.gpu import GpuCache
+
+        class CpuCache:
+            def __init__(self, cfg, gpu: GpuCache, num_tokens: int):
+                self.k = torch.empty(
+                    (cfg.num_layers, num_tokens, cfg.head_dim), dtype=torch.bfloat16
+                )
+    """,
+}
+
+
+def test_a_config_objects_flag_is_explored_and_named(tmp_path, capsys):
+    """`if cfg.quantized:` around a buffer: both truths are built; the host mirrors no scales,
+    which is reported at cfg.quantized=True only, and its K rows agree at every point."""
+    write_tree(tmp_path, FLAGGED)
+    assert main(["--isolated", "--no-cache", str(tmp_path / "kv")]) == 1
+    captured = capsys.readouterr()
+    assert "LA003 k_scale" in captured.out and "at cfg.quantized=True" in captured.out, captured
+    assert "LA001" not in captured.out
+    assert "0 unresolved" in captured.err and "1 of 1 pairs compared" in captured.err

@@ -10,7 +10,9 @@ capacity / depth, hosts taking `gpu_pool` (untyped, seen by use), `host_pool`, `
 parameters without annotations; and two "unseen" codebases: a paged block-table pool
 (num_blocks x block_size, block_size free) and a one-slab pool with a leading layer dimension
 whose layout flag is a string; an enum option (`scale_mode: ScaleMode = ScaleMode.NONE`,
-compared with `is` and `in (...)` through `self.`) gating scales of two widths.
+compared with `is` and `in (...)` through `self.`) gating scales of two widths; counts, sizes
+and the dtype read off a config object (`range(shape.n_layers)`, `dtype=shape.kv_dtype`), built
+here as an object holding the point's values.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -78,9 +81,13 @@ def count(pool: Any, names: list[str], given: int, block: str | None = None) -> 
 
 def build(cls: type, values: dict, roles: RoleBook, info, tokens: int, layers: int, **extra):
     parameters = inspect.signature(cls.__init__).parameters
-    kwargs = {n: real_torch(v) for n, v in values.items() if n in parameters}
-    kwargs.update({n: tokens for n in roles.tokens(info) if n in parameters})
-    kwargs.update({n: layers for n in roles.layers(info) if n in parameters})
+    named = {n: real_torch(v) for n, v in values.items()}
+    named.update({n: tokens for n in roles.tokens(info)})
+    named.update({n: layers for n in roles.layers(info)})
+    kwargs = {n: v for n, v in named.items() if n in parameters}
+    for name in roles.objects(info):  # a config object: its attributes are the point's values
+        attributes = {n.split(".", 1)[1]: v for n, v in named.items() if n.startswith(name + ".")}
+        kwargs[name] = SimpleNamespace(**attributes)
     kwargs.update(extra)
     if "device" in parameters:
         kwargs["device"] = "meta"

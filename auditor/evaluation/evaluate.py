@@ -45,6 +45,7 @@ from auditor.interpret.scopes import Frame
 from auditor.interpret.values import (
     ConfigDependency,
     Instance,
+    RuntimeObject,
     Unknown,
     Why,
     is_unknown,
@@ -198,11 +199,14 @@ class PoolEvaluator:
     def _arguments(self, cls: ClassInfo, values: dict[str, Any], device: Instance | None) -> dict:
         kwargs: dict[str, Any] = {}
         device_params = self.roles.device_params(cls)
+        objects = self.roles.objects(cls)
         for name in parameter_names(cls):
             if device is not None and name in device_params:
                 kwargs[name] = device
             elif name in values:
                 kwargs[name] = ConfigDependency(name)
+            elif name in objects:  # its attributes are config values (`cfg.num_layers`)
+                kwargs[name] = RuntimeObject(name)
         return kwargs
 
     def _build(self, cls: ClassInfo, interpreter: Interpreter, values, device=None) -> Instance:

@@ -10,7 +10,7 @@ import ast
 import difflib
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import libcst as cst
@@ -99,6 +99,15 @@ def dimensions(
                 dimension = by_use(name, roles.facts(cls), settings, cls)
                 if dimension is not None:
                     found[name] = dimension
+        facts = roles.facts(cls) if roles is not None else None
+        if facts is not None and facts.objects:  # `cfg.head_dim`: an object's attributes
+            for name in facts.params:
+                if name.partition(".")[0] in facts.objects and name not in found:
+                    if name in fixed or name in own_fixed:
+                        continue
+                    dimension = by_use(name, facts, settings, cls)
+                    if dimension is not None:  # a model dimension, as the pack's head_dim:
+                        found[name] = replace(dimension, free=False)  # varied, not settled
     return found
 
 
@@ -149,6 +158,15 @@ def by_use(
             return members
     if name in facts.dtype_params and param.default in (None, "None"):
         return Dimension(name, tuple(settings.default_dtypes)) if settings.default_dtypes else None
+    if name in facts.flags and param.default is None and "." in name:
+        # an object's attribute tested where a branch allocates: each literal it is compared
+        # with, and both truths when it is tested for one
+        values = []
+        for value in facts.flags[name]:
+            for each in (False, True) if value is True else (value,):
+                if each not in values:
+                    values.append(each)
+        return Dimension(name, tuple(values)) if values else None
     if name in facts.flags and param.default is not None:
         try:
             default = ast.literal_eval(param.default)

@@ -23,6 +23,7 @@ from auditor.frontend.behaviour import (
     infer_roles,
     instance_attributes,
     methods_of,
+    objects_as_parameters,
     params_of,
     read_facts,
 )
@@ -50,10 +51,12 @@ class RoleBook:
         self._facts: dict[int, Facts | None] = {}
         self._roles: dict[int, Roles | None] = {}
         self.hosts: dict[int, HostRole] = {}  # filled by pairing for hosts seen by behaviour
+        self._plain: dict[int, Facts] = {}  # facts before objects_as_parameters
 
     def facts(self, cls: ClassInfo) -> Facts | None:
         """What the class's methods (its MRO) do with its constructor's parameters."""
         if id(cls) not in self._facts:
+            self._facts[id(cls)] = None  # while read: a class annotated with itself, in turn
             self._facts[id(cls)] = self._read(cls)
         return self._facts[id(cls)]
 
@@ -77,7 +80,50 @@ class RoleBook:
                 params = params_of(found) if found is not None else None
         if params is None:
             return None
-        return read_facts(functions, params, dtype_names)
+        facts = read_facts(functions, params, dtype_names)
+        self._plain[id(cls)] = facts
+        return self._objects_read(cls, facts, functions, params, dtype_names) or facts
+
+    def _objects_read(
+        self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
+    ) -> Facts | None:
+        """A class allocating per layer over a count read off an object its constructor takes
+        (`range(cfg.num_layers)`, a leading `cfg.num_layers` dimension), which its parameters
+        alone do not make a pool: read again with that object's attributes as parameters
+        (behaviour.objects_as_parameters), kept if that makes it one. Not for an object that
+        is a pool (a pool's helper reads its pool's counts: the pool is measured)."""
+        if not facts.range_roots or self.named(cls):
+            return None
+        hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_params)
+        if infer_roles(facts, *hints) is not None:
+            return None
+        roots = frozenset(r for r in facts.range_roots if not self._pool_typed(cls, r, facts))
+        if not roots:
+            return None
+        expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
+        if infer_roles(expanded, *hints) is None:
+            return None
+        expanded.objects = roots
+        expanded.range_paths = facts.range_paths
+        return expanded
+
+    def _pool_typed(self, cls: ClassInfo, name: str, facts: Facts) -> bool:
+        """Is the parameter annotated with a class of the audited tree that allocates tensors
+        itself (a pool, whose helper this class is)?"""
+        annotation = facts.params[name].annotation if name in facts.params else None
+        for word in re.findall(r"[\w.]+", annotation or ""):
+            found = self.index.resolve_static(cls.module, word)
+            if isinstance(found, ClassInfo) and found is not cls:
+                other = self.facts(found)
+                if other is not None and other.allocated:
+                    return True
+        return False
+
+    def objects(self, cls: ClassInfo) -> frozenset[str]:
+        """Constructor parameters read as objects whose attributes are parameters
+        (`cfg` of `cfg.num_layers`): built as stand-ins whose attributes are config values."""
+        facts = self.facts(cls)
+        return facts.objects if facts is not None else frozenset()
 
     def attributes(self, cls: ClassInfo) -> set[str]:
         """What instances of the class have by its code (its MRO): `self.x = ...`, methods,
@@ -116,12 +162,13 @@ class RoleBook:
             facts = self.facts(cls) if not self.named(cls) else None
             if facts is not None:
                 host = self.hosts.get(id(cls))
+                hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_params)
                 roles = infer_roles(
-                    facts,
-                    frozenset(self.settings.token_params),
-                    frozenset(self.settings.layer_params),
-                    layers_from=host.parameter if host is not None else None,
+                    facts, *hints, layers_from=host.parameter if host is not None else None
                 )
+                if roles is None and host is not None and facts.objects:
+                    # a mirror counting its layers off the config object, as its pool does
+                    roles = infer_roles(facts, *hints)
             self._roles[id(cls)] = roles
         return self._roles[id(cls)]
 
@@ -129,6 +176,9 @@ class RoleBook:
         """A class seen to mirror a device pool: its roles are a host's from now on."""
         self.hosts[id(cls)] = role
         self._roles.pop(id(cls), None)
+        facts = self._facts.get(id(cls))
+        if facts is not None and role.parameter in facts.objects:  # its pool, not a config
+            self._facts[id(cls)] = self._plain[id(cls)]
 
     def tokens(self, cls: ClassInfo | None) -> list[str]:
         """The token-count parameters (and, for a host computing its own, the attribute)."""
@@ -140,9 +190,14 @@ class RoleBook:
 
     def layers(self, cls: ClassInfo | None) -> list[str]:
         names = list(self.settings.layer_params)
-        if cls is None or id(cls) in self.hosts:  # a host's layer count is its device's
+        if cls is None:
             return names
         roles = self.inferred(cls)
+        if id(cls) in self.hosts:  # a host's layer count is its device's, or read off the
+            objects = self.objects(cls)  # config object they both take (`shape.n_layers`)
+            if roles is not None and roles.layers.partition(".")[0] in objects:
+                return names + [roles.layers]
+            return names
         return names + [roles.layers] if roles is not None else names
 
     def block(self, cls: ClassInfo | None) -> str | None:
@@ -178,7 +233,9 @@ class RoleBook:
         annotated with a device class or a base of one, or untyped with a device's buffers
         read off it, or untyped and sizing its allocations by attributes (`src.n_layers`,
         `src.dtype`) that a device pool has, all of them."""
-        facts = self.facts(cls)
+        if self.facts(cls) is None:
+            return None
+        facts = self._plain.get(id(cls))  # the objects' attributes as read: a pool's buffers
         if facts is None:
             return None
         init = cls.find_method("__init__")

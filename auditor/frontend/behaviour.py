@@ -15,6 +15,7 @@ known) and by pairing (with the pack's names as hints).
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from dataclasses import dataclass, field
 
@@ -81,6 +82,10 @@ class Facts:
     # `range(cfg.num_layers)` around an allocation, or its leading dimension: counts read off
     # an object a parameter holds, which roles are not inferred from (only parameters count)
     range_paths: set[str] = field(default_factory=set)
+    range_roots: set[str] = field(default_factory=set)  # the parameters those objects are
+    # parameters read as objects whose attributes are counts and dims (objects_as_parameters):
+    # their attributes are parameters of these facts, named by path (`cfg.num_layers`)
+    objects: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -289,6 +294,61 @@ def read_facts(
     return facts
 
 
+class _ObjectAttributes(ast.NodeTransformer):
+    """`cfg.num_layers`, `self.cfg.head_dim`, `cfg.model.dtype` read as names of their own."""
+
+    def __init__(self, roots: frozenset[str], aliases: dict[str, str]) -> None:
+        self.roots = roots
+        self.aliases = aliases  # `self.cfg` -> `cfg`
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        if not isinstance(node.ctx, ast.Load):
+            return node
+        value = node.value
+        if isinstance(value, ast.Name) and value.id.split(".", 1)[0] in self.roots:
+            return ast.copy_location(ast.Name(f"{value.id}.{node.attr}", ast.Load()), node)
+        root = self.aliases.get(_key(value) or "")
+        if root is not None:
+            return ast.copy_location(ast.Name(f"{root}.{node.attr}", ast.Load()), node)
+        return node
+
+
+def objects_as_parameters(
+    functions: list[ast.AST], params: list[Param], roots: frozenset[str]
+) -> tuple[list[ast.AST], list[Param]]:
+    """Methods and parameters where the attributes of the objects `roots` name are parameters
+    of their own: a pool that reads its counts off a config object (`range(cfg.num_layers)`,
+    `torch.empty((cfg.num_layers, n, cfg.head_dim), dtype=cfg.dtype)`) is then read as one
+    taking `cfg.num_layers`, `cfg.head_dim` and `cfg.dtype`. The methods are copies."""
+    aliases: dict[str, str] = {}
+    for function in functions:
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in roots
+            ):
+                for target in node.targets:
+                    key = _key(target)
+                    if key is not None and key.startswith("self."):
+                        aliases[key] = node.value.id
+    rewriter = _ObjectAttributes(roots, aliases)
+    copies = [rewriter.visit(copy.deepcopy(function)) for function in functions]
+    seen = {p.name for p in params}
+    added: list[Param] = []
+    for function in copies:
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and "." in node.id and node.id not in seen:
+                seen.add(node.id)
+                added.append(Param(node.id, None, None))
+    # the objects themselves hold no count (their attributes do)
+    kept = [
+        Param(p.name, p.annotation or "object", p.default) if p.name in roots else p for p in params
+    ]
+    return copies, kept + added
+
+
 def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> None:
     """Walk a method, keeping the parameters of the `range(...)` loops around each node."""
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
@@ -331,6 +391,7 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
             found |= flow.of(node.args[0])
         if isinstance(stop, ast.Attribute) and flow.copied(stop.value):
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
+            facts.range_roots |= flow.copied(stop.value)
         return found
     if isinstance(node, ast.Attribute):
         facts.per_item |= flow.of(node)
@@ -361,6 +422,7 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         facts.numeric |= dim
     if len(shape) >= 3 and isinstance(shape[0], ast.Attribute) and flow.copied(shape[0].value):
         facts.range_paths.add(ast.unparse(shape[0]))  # a leading dimension read off an object
+        facts.range_roots |= flow.copied(shape[0].value)
     for around in ranges:
         facts.per_layer |= {n for n in around if n[:1] not in (".", "@")}
         facts.per_item |= {n[1:] for n in around if n.startswith(".")}

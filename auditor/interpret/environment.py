@@ -50,6 +50,14 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
         return point.read(dimension)
     if any(key.startswith(dimension + ".") for key in point.values):
         return RuntimeObject(dimension)
+    if "()" not in obj.path:  # a constructor's config object (roles.objects)
+        return Unknown(
+            f"{dimension}: no value for this attribute of {obj.path} (attributes that size "
+            "buffers, dtypes and flags tested where a buffer is allocated are sampled)",
+            location,
+            Why.CONFIG_NOT_LISTED,
+            detail=dimension,
+        )
     getter = obj.path.split("()", 1)[0]
     return Unknown(
         f"{dimension} is not in the rule pack's [runtime.{getter}] table",
