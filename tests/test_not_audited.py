@@ -62,7 +62,9 @@ def test_a_pool_counted_off_a_config_object_is_audited(tmp_path, capsys, kind):
     captured = capsys.readouterr()
     assert "not audited" not in captured.out + captured.err
     assert "1 device pools" in captured.err
-    assert "GpuKVCache" in captured.out and "cfg.head_dim" in captured.out, captured.out
+    # the object's attributes are dimensions under its class (typed) or `config` (untyped)
+    dimension = {"listed": "CacheConfig.head_dim=", "slab": "config.head_dim="}[kind]
+    assert "GpuKVCache" in captured.out and dimension in captured.out, captured.out
 
 
 GATHERER = """
@@ -160,10 +162,10 @@ FLAGGED = {
 
 def test_a_config_objects_flag_is_explored_and_named(tmp_path, capsys):
     """`if cfg.quantized:` around a buffer: both truths are built; the host mirrors no scales,
-    which is reported at cfg.quantized=True only, and its K rows agree at every point."""
+    which is reported at config.quantized=True only (an untyped object: `config`), and its K rows agree at every point."""
     write_tree(tmp_path, FLAGGED)
     assert main(["--isolated", "--no-cache", str(tmp_path / "kv")]) == 1
     captured = capsys.readouterr()
-    assert "LA003 k_scale" in captured.out and "at cfg.quantized=True" in captured.out, captured
+    assert "LA003 k_scale" in captured.out and "at config.quantized=True" in captured.out, captured
     assert "LA001" not in captured.out
     assert "0 unresolved" in captured.err and "1 of 1 pairs compared" in captured.err

@@ -85,8 +85,8 @@ def build(cls: type, values: dict, roles: RoleBook, info, tokens: int, layers: i
     named.update({n: tokens for n in roles.tokens(info)})
     named.update({n: layers for n in roles.layers(info)})
     kwargs = {n: v for n, v in named.items() if n in parameters}
-    for name in roles.objects(info):  # a config object: its attributes are the point's values
-        attributes = {n.split(".", 1)[1]: v for n, v in named.items() if n.startswith(name + ".")}
+    for name, path in roles.objects(info).items():  # a config object: the point's values
+        attributes = {n.split(".", 1)[1]: v for n, v in named.items() if n.startswith(path + ".")}
         kwargs[name] = SimpleNamespace(**attributes)
     kwargs.update(extra)
     if "device" in parameters:

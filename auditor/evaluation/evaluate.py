@@ -205,8 +205,8 @@ class PoolEvaluator:
                 kwargs[name] = device
             elif name in values:
                 kwargs[name] = ConfigDependency(name)
-            elif name in objects:  # its attributes are config values (`cfg.num_layers`)
-                kwargs[name] = RuntimeObject(name)
+            elif name in objects:  # its attributes are config values (`ModelShape.n_layers`)
+                kwargs[name] = RuntimeObject(objects[name])
         return kwargs
 
     def _build(self, cls: ClassInfo, interpreter: Interpreter, values, device=None) -> Instance:

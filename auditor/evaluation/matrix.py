@@ -102,7 +102,7 @@ def dimensions(
         facts = roles.facts(cls) if roles is not None else None
         if facts is not None and facts.objects:  # `cfg.head_dim`: an object's attributes
             for name in facts.params:
-                if name.partition(".")[0] in facts.objects and name not in found:
+                if name.partition(".")[0] in facts.objects.values() and name not in found:
                     if name in fixed or name in own_fixed:
                         continue
                     dimension = by_use(name, facts, settings, cls)

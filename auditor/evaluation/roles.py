@@ -23,6 +23,7 @@ from auditor.frontend.behaviour import (
     infer_roles,
     instance_attributes,
     methods_of,
+    object_path,
     objects_as_parameters,
     params_of,
     read_facts,
@@ -92,12 +93,21 @@ class RoleBook:
         alone do not make a pool: read again with that object's attributes as parameters
         (behaviour.objects_as_parameters), kept if that makes it one. Not for an object that
         is a pool (a pool's helper reads its pool's counts: the pool is measured)."""
-        if not facts.range_roots or self.named(cls):
+        # objects whose count a layer loop or a leading dimension reads (`range(cfg.n)`, or
+        # through a local: `n = cfg.n; range(n)`)
+        read = set(facts.read_attributes)
+        leading = {p for dims in facts.shapes if len(dims) >= 3 for p in dims[0]}
+        candidates = facts.range_roots | ((facts.per_layer | leading) & read)
+        if not candidates or self.named_device(cls):
             return None
         hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_params)
         if infer_roles(facts, *hints) is not None:
             return None
-        roots = frozenset(r for r in facts.range_roots if not self._pool_typed(cls, r, facts))
+        roots = {
+            r: object_path(facts.params[r])
+            for r in sorted(candidates)
+            if r in facts.params and not self._pool_typed(cls, r, facts)
+        }
         if not roots:
             return None
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
@@ -119,11 +129,12 @@ class RoleBook:
                     return True
         return False
 
-    def objects(self, cls: ClassInfo) -> frozenset[str]:
-        """Constructor parameters read as objects whose attributes are parameters
-        (`cfg` of `cfg.num_layers`): built as stand-ins whose attributes are config values."""
+    def objects(self, cls: ClassInfo) -> dict[str, str]:
+        """Constructor parameters read as objects whose attributes are parameters, each with
+        its path (`shape` -> `ModelShape`): built as stand-ins whose attributes are config
+        values (`ModelShape.n_layers`)."""
         facts = self.facts(cls)
-        return facts.objects if facts is not None else frozenset()
+        return facts.objects if facts is not None else {}
 
     def attributes(self, cls: ClassInfo) -> set[str]:
         """What instances of the class have by its code (its MRO): `self.x = ...`, methods,
@@ -160,6 +171,9 @@ class RoleBook:
         if id(cls) not in self._roles:
             roles = None
             facts = self.facts(cls) if not self.named(cls) else None
+            if facts is None and not self.named_device(cls):  # a host by the pack's names
+                own = self.facts(cls)  # reading a config object: its counts are read as well
+                facts = own if own is not None and own.objects else None
             if facts is not None:
                 host = self.hosts.get(id(cls))
                 hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_params)
@@ -195,7 +209,9 @@ class RoleBook:
         roles = self.inferred(cls)
         if id(cls) in self.hosts:  # a host's layer count is its device's, or read off the
             objects = self.objects(cls)  # config object they both take (`shape.n_layers`)
-            if roles is not None and roles.layers.partition(".")[0] in objects:
+            if roles is None and objects:  # named by the pack: its count off the object
+                roles = infer_roles(self.facts(cls))  # type: ignore[arg-type]
+            if roles is not None and roles.layers.partition(".")[0] in objects.values():
                 return names + [roles.layers]
             return names
         return names + [roles.layers] if roles is not None else names

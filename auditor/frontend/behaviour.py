@@ -83,9 +83,10 @@ class Facts:
     # an object a parameter holds, which roles are not inferred from (only parameters count)
     range_paths: set[str] = field(default_factory=set)
     range_roots: set[str] = field(default_factory=set)  # the parameters those objects are
-    # parameters read as objects whose attributes are counts and dims (objects_as_parameters):
-    # their attributes are parameters of these facts, named by path (`cfg.num_layers`)
-    objects: frozenset[str] = frozenset()
+    # parameters read as objects whose attributes are counts and dims (objects_as_parameters),
+    # each with the name its attributes are parameters under (`ModelShape` of `shape:
+    # ModelShape`, so `ModelShape.n_layers`; `config` for an untyped one)
+    objects: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -294,46 +295,61 @@ def read_facts(
     return facts
 
 
+_TYPING = frozenset({"Optional", "Union", "None", "typing", "Any", "Final"})
+
+
+def object_path(param: Param) -> str:
+    """The name an object's attributes are parameters under: its annotation's class (two
+    classes taking `ModelShape` by other names read the same values), else `config`."""
+    words = re.findall(r"[A-Za-z_]\w*", param.annotation or "")
+    named = [w for w in words if w not in _TYPING]
+    return named[-1] if named else "config"
+
+
 class _ObjectAttributes(ast.NodeTransformer):
     """`cfg.num_layers`, `self.cfg.head_dim`, `cfg.model.dtype` read as names of their own."""
 
-    def __init__(self, roots: frozenset[str], aliases: dict[str, str]) -> None:
-        self.roots = roots
-        self.aliases = aliases  # `self.cfg` -> `cfg`
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names  # `cfg`, `self.cfg`, `s` -> the path its attributes are under
+        self.paths = frozenset(names.values())
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
         if not isinstance(node.ctx, ast.Load):
             return node
         value = node.value
-        if isinstance(value, ast.Name) and value.id.split(".", 1)[0] in self.roots:
-            return ast.copy_location(ast.Name(f"{value.id}.{node.attr}", ast.Load()), node)
-        root = self.aliases.get(_key(value) or "")
-        if root is not None:
-            return ast.copy_location(ast.Name(f"{root}.{node.attr}", ast.Load()), node)
+        if isinstance(value, ast.Name) and "." in value.id:  # already a path: nested
+            if value.id.split(".", 1)[0] in self.paths:
+                return ast.copy_location(ast.Name(f"{value.id}.{node.attr}", ast.Load()), node)
+            return node
+        path = self.names.get(_key(value) or "")
+        if path is not None:
+            return ast.copy_location(ast.Name(f"{path}.{node.attr}", ast.Load()), node)
         return node
 
 
 def objects_as_parameters(
-    functions: list[ast.AST], params: list[Param], roots: frozenset[str]
+    functions: list[ast.AST], params: list[Param], roots: dict[str, str]
 ) -> tuple[list[ast.AST], list[Param]]:
     """Methods and parameters where the attributes of the objects `roots` name are parameters
     of their own: a pool that reads its counts off a config object (`range(cfg.num_layers)`,
     `torch.empty((cfg.num_layers, n, cfg.head_dim), dtype=cfg.dtype)`) is then read as one
-    taking `cfg.num_layers`, `cfg.head_dim` and `cfg.dtype`. The methods are copies."""
-    aliases: dict[str, str] = {}
-    for function in functions:
-        for node in ast.walk(function):
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in roots
-            ):
+    taking `cfg.num_layers`, `cfg.head_dim` and `cfg.dtype` (under `roots[cfg]`, its path).
+    The methods are copies."""
+    aliases: dict[str, str] = dict(roots)  # `self.cfg = cfg`, `s = self.cfg`: the object
+    for _ in range(2):
+        for function in functions:
+            for node in ast.walk(function):
+                if not isinstance(node, ast.Assign):
+                    continue
+                path = aliases.get(_key(node.value) or "")
+                if path is None:
+                    continue
                 for target in node.targets:
                     key = _key(target)
-                    if key is not None and key.startswith("self."):
-                        aliases[key] = node.value.id
-    rewriter = _ObjectAttributes(roots, aliases)
+                    if key is not None and key not in roots:
+                        aliases[key] = path
+    rewriter = _ObjectAttributes(aliases)
     copies = [rewriter.visit(copy.deepcopy(function)) for function in functions]
     seen = {p.name for p in params}
     added: list[Param] = []
@@ -381,6 +397,14 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         _visit(child, flow, facts, ranges)
 
 
+def _object_of(node: ast.Attribute) -> ast.AST:
+    """The object an attribute path starts from: `cfg` of `cfg.model.num_layers`."""
+    base: ast.AST = node.value
+    while isinstance(base, ast.Attribute) and _key(base) is None:
+        base = base.value
+    return base
+
+
 def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
     """The parameters a loop's `range(...)` depends on; a loop over an object's attribute
     (`for _ in gpu_cache.key_cache`: a mirror's per-layer loop) is noted in `per_item`."""
@@ -389,9 +413,9 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
         found = flow.of(stop)
         if len(node.args) >= 2:
             found |= flow.of(node.args[0])
-        if isinstance(stop, ast.Attribute) and flow.copied(stop.value):
+        if isinstance(stop, ast.Attribute) and flow.copied(_object_of(stop)):
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
-            facts.range_roots |= flow.copied(stop.value)
+            facts.range_roots |= flow.copied(_object_of(stop))
         return found
     if isinstance(node, ast.Attribute):
         facts.per_item |= flow.of(node)
@@ -420,9 +444,13 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
             facts.sized_by |= flow.copied(part.value)
     for dim in dims:
         facts.numeric |= dim
-    if len(shape) >= 3 and isinstance(shape[0], ast.Attribute) and flow.copied(shape[0].value):
+    if (
+        len(shape) >= 3
+        and isinstance(shape[0], ast.Attribute)
+        and flow.copied(_object_of(shape[0]))
+    ):
         facts.range_paths.add(ast.unparse(shape[0]))  # a leading dimension read off an object
-        facts.range_roots |= flow.copied(shape[0].value)
+        facts.range_roots |= flow.copied(_object_of(shape[0]))
     for around in ranges:
         facts.per_layer |= {n for n in around if n[:1] not in (".", "@")}
         facts.per_item |= {n[1:] for n in around if n.startswith(".")}
@@ -556,7 +584,8 @@ def _tokens_along(
         return None
     block = None
     if not _BLOCK_HINT.search(tokens) and re.search(r"(block|page)s$", tokens):
-        block = min(block_candidates - {tokens}, default=None)
+        # an attribute the pool holds before one read off a config object (`config.page_size`)
+        block = min(block_candidates - {tokens}, key=lambda n: ("." in n, n), default=None)
     kind = "a per-layer list" if layers in facts.per_layer else "a leading layer dimension"
     evidence = f"{kind} over {layers}, tokens along {tokens}"
     if block is not None:

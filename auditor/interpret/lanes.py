@@ -21,16 +21,10 @@ from dataclasses import replace
 from typing import Any
 
 from auditor.interpret import values as _values
-from auditor.interpret.values import Instance, Tensor, Unknown
+from auditor.interpret.values import Diverged, Instance, Tensor, Unknown
 
 # points built as lanes, and points whose lanes diverged (bench/speed.py prints them)
 LANES_STATS = {"lanes": 0, "diverged": 0}
-
-
-class Diverged(BaseException):
-    """The lanes would part here: the caller builds the point one token count at a time.
-
-    A BaseException, so that no `except Exception` of the interpreter turns it into a value."""
 
 
 class StateChanged(Diverged):

@@ -20,6 +20,12 @@ from auditor.location import Location
 LANES_ACTIVE = [0]
 
 
+class Diverged(BaseException):
+    """The lanes of a lanes build would part here (lanes.py): the caller builds the point one
+    token count at a time. A BaseException, so that no `except Exception` of the interpreter
+    turns it into a value."""
+
+
 class Why(enum.Enum):
     """What kind of not-knowing an Unknown is. Decisions read this, never the reason's words."""
 
@@ -49,8 +55,6 @@ class Unknown:
 
     def __post_init__(self) -> None:
         if LANES_ACTIVE[0] and "TokenLanes" in self.reason:
-            from auditor.interpret.lanes import Diverged
-
             raise Diverged
 
     def caused_by(self, why: Why) -> bool:
