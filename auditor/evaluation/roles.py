@@ -93,11 +93,10 @@ class RoleBook:
         alone do not make a pool: read again with that object's attributes as parameters
         (behaviour.objects_as_parameters), kept if that makes it one. Not for an object that
         is a pool (a pool's helper reads its pool's counts: the pool is measured)."""
-        # objects whose count a layer loop or a leading dimension reads (`range(cfg.n)`, or
-        # through a local: `n = cfg.n; range(n)`)
-        read = set(facts.read_attributes)
-        leading = {p for dims in facts.shapes if len(dims) >= 3 for p in dims[0]}
-        candidates = facts.range_roots | ((facts.per_layer | leading) & read)
+        # objects whose attribute a layer loop or a leading dimension reads (`range(cfg.n)`,
+        # `range(s.n)` after `s = self.cfg`); not a count computed from one (`len(p.layers)`
+        # in SGLang's Mamba pools is no count of the audit's)
+        candidates = facts.range_roots
         if not candidates or self.named_device(cls):
             return None
         hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_params)
