@@ -166,3 +166,29 @@ def ours(values: dict[str, Any]) -> dict[str, Any]:
 def our_dtype(real: Any) -> Any:
     """The interpreter's dtype value for a real torch dtype: `is`-comparable with its results."""
     return dtypes.from_torch(real)
+
+
+def audit_tree(root: Path) -> Any:
+    """The whole audit of a tree with the default pack, .gitignore not consulted."""
+    from auditor.pipeline import audit
+    from auditor.settings import load_settings
+
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    return audit([root], settings)
+
+
+def every_report(result: Any) -> str:
+    """Everything an audit prints (text, pairs, unresolved items, JSON with pairs), its time left
+    out: two audits that must read the same compare this."""
+    import io
+
+    from auditor.report import json_report
+    from auditor.report.text import render, render_pairs, render_unresolved
+
+    out, err = io.StringIO(), io.StringIO()
+    render(result, out, err, True)
+    render_pairs(result, out)
+    render_unresolved(result, out)
+    json_report.render(result, out, show_pairs=True)
+    return out.getvalue() + err.getvalue().rsplit("(", 1)[0]  # the time differs

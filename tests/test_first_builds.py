@@ -4,18 +4,13 @@ the next host class of the same site, and the audit reads exactly as when it is 
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
-from helpers import write_tree
+from helpers import audit_tree, every_report, write_tree
 
 from auditor.evaluation.evaluate import PoolEvaluator
 from auditor.evaluation.first_builds import FirstBuilds
-from auditor.pipeline import AuditResult, audit
-from auditor.report import json_report
-from auditor.report.text import render, render_pairs
-from auditor.settings import load_settings
 
 POOLS = """
     import torch
@@ -63,18 +58,7 @@ BUILD = """
 """
 
 
-def run(root: Path) -> AuditResult:
-    settings = load_settings(None)
-    settings.respect_gitignore = False
-    return audit([root], settings)
-
-
-def reports(result: AuditResult) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    render(result, out, err, True)
-    render_pairs(result, out)
-    json_report.render(result, out, show_pairs=True)
-    return out.getvalue() + err.getvalue().rsplit("(", 1)[0]  # the time differs
+run, reports = audit_tree, every_report
 
 
 @pytest.fixture

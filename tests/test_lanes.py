@@ -4,39 +4,23 @@ where the builds would part, the lanes diverge and the point is built one count 
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
-from helpers import write_tree
+from helpers import audit_tree, every_report, write_tree
 
 from auditor.evaluation.evaluate import PoolEvaluator, build_plan, each_count
 from auditor.interpret import lanes
 from auditor.interpret.lanes import Diverged, TokenLanes, combine, lane_view, lanes_of
 from auditor.interpret.values import Instance, Tensor, Unknown
 from auditor.location import Location
-from auditor.pipeline import AuditResult, audit
-from auditor.report import json_report
-from auditor.report.text import render, render_pairs, render_unresolved
-from auditor.settings import Settings, load_settings
+from auditor.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 HERE = Location("x.py", 1, 0)
 
 
-def run(root: Path) -> AuditResult:
-    settings = load_settings(None)
-    settings.respect_gitignore = False
-    return audit([root], settings)
-
-
-def reports(result: AuditResult) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    render(result, out, err, True)
-    render_pairs(result, out)
-    render_unresolved(result, out)
-    json_report.render(result, out, show_pairs=True)
-    return out.getvalue() + err.getvalue().rsplit("(", 1)[0]  # the time differs
+run, reports = audit_tree, every_report
 
 
 def both_ways(root: Path, monkeypatch) -> tuple[str, str, dict]:
