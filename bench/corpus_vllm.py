@@ -81,9 +81,12 @@ def measure(tree: Path) -> dict:
     seconds = time.perf_counter() - started
     outcome = next((o for o in result.stages if o.engine == "vllm"), None)
     classes, sites = (outcome.specs, outcome.sites) if outcome is not None else (0, 0)
+    views = outcome.views if outcome is not None else []
     evaluated = {row.title for row in result.stage_rows}
     resolved = {row.title for row in result.stage_rows if not row.text.startswith("unresolved")}
-    vllm_unresolved = [u for u in result.unresolved if u.subject.startswith("KV spec ")]
+    vllm_unresolved = [
+        u for u in result.unresolved if u.subject.startswith(("KV spec ", "KV view"))
+    ]
     reasons = Counter(_reason_kind(u.unknown.reason) for u in vllm_unresolved)
     return {
         "files": result.files_read,
@@ -94,6 +97,10 @@ def measure(tree: Path) -> dict:
         "rows": len(result.stage_rows),
         "findings": dict(Counter(f.code for f in result.findings)),
         "finding_lines": [f"{f.location}: {f.code} {f.message}" for f in result.findings],
+        "backends": outcome.backends if outcome is not None else 0,
+        "view_sites": outcome.view_sites if outcome is not None else 0,
+        "views_reached": sum(1 for v in views if v.reached),
+        "views_compared": sum(1 for v in views if v.view_bytes is not None),
         "errors": len(result.errors),
         "unresolved": len(vllm_unresolved),
         "top_unresolved": reasons.most_common(6),
@@ -123,8 +130,9 @@ def run_release(version: str) -> dict:
 def table(rows: list[dict]) -> str:
     header = (
         "| release | files | spec classes | spec sites | sites reached / with a known page "
-        "| spec rows (site x point) | findings | unresolved | E902 | wall | peak RSS |\n"
-        "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+        "| spec rows (site x point) | backends / runner views | views compared | findings "
+        "| unresolved | E902 | wall | peak RSS |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
     )
     lines = []
     for row in rows:
@@ -133,7 +141,9 @@ def table(rows: list[dict]) -> str:
         )
         lines.append(
             f"| {row['version']} | {row['files']} | {row['spec_classes']} | {row['sites']} "
-            f"| {row['sites_evaluated']} / {row['sites_resolved']} | {row['rows']} | {findings} "
+            f"| {row['sites_evaluated']} / {row['sites_resolved']} | {row['rows']} "
+            f"| {row.get('backends', 0)} / {row.get('view_sites', 0)} "
+            f"| {row.get('views_compared', 0)} of {row.get('views_reached', 0)} | {findings} "
             f"| {row['unresolved']} | {row['errors']} | {row['wall']} s | {row['peak_mb']} MB |"
         )
     details = []

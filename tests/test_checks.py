@@ -16,7 +16,7 @@ SECTIONS = ["## What it finds", "## Why it matters", "## Example", "## Use inste
 
 def test_every_check_module_is_found_with_its_description():
     found = checks()
-    assert list(found) == ["LA001", "LA002", "LA003", "LA100", "LA201"]
+    assert list(found) == ["LA001", "LA002", "LA003", "LA100", "LA201", "LA202"]
     for code, check in found.items():
         assert isinstance(check, Check) and check.code == code
         assert check.name and check.summary and isinstance(check.scope, Scope)
@@ -25,7 +25,7 @@ def test_every_check_module_is_found_with_its_description():
 
 
 def test_selection_and_its_errors():
-    assert selected(Settings()) == ["LA001", "LA002", "LA003", "LA100", "LA201"]
+    assert selected(Settings()) == ["LA001", "LA002", "LA003", "LA100", "LA201", "LA202"]
     assert selected(Settings(select=["LA003", "LA001"], ignore=["LA001"])) == ["LA003"]
     with pytest.raises(ConfigError, match=r"^cfg.toml: ignore: unknown code 'LA999' \(known: "):
         selected(Settings(ignore=["LA999"], codes_from="cfg.toml"))

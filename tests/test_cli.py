@@ -314,7 +314,7 @@ def test_help_lists_every_check_with_its_summary(capsys):
     with _pytest.raises(SystemExit):
         main(["--help"])
     out = capsys.readouterr().out
-    assert list(checks()) == ["LA001", "LA002", "LA003", "LA100", "LA201"]
+    assert list(checks()) == ["LA001", "LA002", "LA003", "LA100", "LA201", "LA202"]
     for code, check in checks().items():
         assert f"{code}  {check.summary}" in out
 

@@ -2,7 +2,9 @@
 
 Pins the historical cases: vLLM 0.11.0's hybrid attention/Mamba alignment sizes an MLA model's
 attention page with `FullAttentionSpec` (2304 vs 1152 B/token at bf16, head 576), fixed in
-0.11.1 (`MLAAttentionSpec` when `use_mla`). Wheels are fetched once (bench/corpus_vllm.py,
+0.11.1 (`MLAAttentionSpec` when `use_mla`); the V2 model runner (`v1/worker/gpu/attn_utils.py`)
+of 0.12-0.18 asks the backend for its shape without `cache_dtype_str`, so FlashMLA-sparse views a
+`fp8_ds_mla` cache with 576 B rows instead of the spec's 656 (LA202), fixed by 0.22. Wheels are fetched once (bench/corpus_vllm.py,
 `VLLM_CORPUS_CACHE`, default /work/vllm-cache).
 """
 
@@ -89,3 +91,33 @@ def test_release_is_audited_without_errors(version: str) -> None:
     assert summary["spec_classes"] >= 8 and summary["sites"] > 5
     assert summary["sites_resolved"] > 0
     assert summary["errors"] == 0
+
+
+def _v2_runner_views(findings: list[dict]) -> list[dict]:
+    """LA202 findings whose runner is the V2 model runner's `_reshape_kv_cache`."""
+    return [
+        f
+        for f in findings
+        if f["code"] == "LA202" and "gpu.attn_utils._reshape_kv_cache calls" in f["message"]
+    ]
+
+
+@pytest.mark.parametrize("version", ["0.12.0", "0.14.0", "0.18.0"])
+def test_v2_runner_views_fp8_ds_mla_without_its_dtype_string(version: str) -> None:
+    found = _findings(version)["findings"]
+    [finding] = _v2_runner_views(found)
+    assert finding["path"].endswith("backends/mla/flashmla_sparse.py")
+    assert "get_kv_cache_shape(7, 16, 1, 576) = (7, 16, 576) of uint8" in finding["message"]
+    assert {p["cache_dtype"] for p in finding["points"]} == {"fp8_ds_mla"}
+    assert {(p["view_bytes_per_block"], p["page_bytes_per_block"]) for p in finding["points"]} == {
+        (9216, 10496),
+        (36864, 41984),
+    }
+    # the V1 runner passes the string: no LA202 there
+    assert [f for f in found if f["code"] == "LA202"] == [finding]
+
+
+@pytest.mark.parametrize("version", ["0.11.0", "0.11.1", "0.22.0", "0.28.0"])
+def test_backend_views_agree(version: str) -> None:
+    """0.11 has no V2 runner; 0.22 passes `cache_dtype_str`; 0.28's views all agree."""
+    assert [f for f in _findings(version)["findings"] if f["code"] == "LA202"] == []

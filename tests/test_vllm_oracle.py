@@ -28,7 +28,9 @@ from auditor.settings import load_settings
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = "vllm"
 NAMES = sorted(
-    p.name for p in (REPO / "fixtures").iterdir() if p.is_dir() and p.name.startswith("vllm_")
+    p.name
+    for p in (REPO / "fixtures").iterdir()
+    if p.is_dir() and p.name.startswith("vllm_hybrid_")
 )
 
 
@@ -82,10 +84,10 @@ def _config(values: dict[str, Any]) -> SimpleNamespace:
     )
 
 
-def real_pages(values: dict[str, Any]) -> dict[str, tuple[str, int]]:
-    """{role: (spec class, bytes per token)} built for real at this point."""
+def real_layer_spec(values: dict[str, Any]) -> tuple[Any, Any]:
+    """The fixture's real model runner at this point, and the spec it builds for its one
+    decoder layer."""
     runner_module = importlib.import_module("vllm.v1.worker.gpu_model_runner")
-    config_module = importlib.import_module("vllm.model_executor.models.config")
     config = _config(values)
     runner = runner_module.GPUModelRunner(config, "meta")
     config.compilation_config.static_forward_context = {
@@ -99,6 +101,13 @@ def real_pages(values: dict[str, Any]) -> dict[str, tuple[str, int]]:
         [spec] = runner.get_kv_cache_spec().values()
     finally:
         runner_module.get_layers_from_vllm_config = layers
+    return runner, spec
+
+
+def real_pages(values: dict[str, Any]) -> dict[str, tuple[str, int]]:
+    """{role: (spec class, bytes per token)} built for real at this point."""
+    config_module = importlib.import_module("vllm.model_executor.models.config")
+    _, spec = real_layer_spec(values)
     built: list[Any] = []
     originals = {}
     for name in ("FullAttentionSpec", "MLAAttentionSpec"):

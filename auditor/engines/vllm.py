@@ -12,6 +12,18 @@ import re
 from dataclasses import dataclass, field
 
 from auditor.engines.base import Engine, Registry, StageInput, StageOutcome
+from auditor.engines.vllm_backends import (
+    CALLS_SHAPE,
+    SHAPE,
+    BackendEvaluator,
+    ViewOutcome,
+    backend_classes,
+    backend_roots,
+    defines_backends,
+    owned_backends,
+    subclass_pattern,
+    view_sites,
+)
 from auditor.engines.vllm_pack import load_pack
 from auditor.engines.vllm_specs import (
     SiteResult,
@@ -37,6 +49,9 @@ class VllmOutcome(StageOutcome):
     results: list[SiteResult] = field(default_factory=list)
     spec_classes: list[ClassInfo] = field(default_factory=list)
     pack: VllmPack | None = None
+    backends: int = 0
+    view_sites: int = 0
+    views: list[ViewOutcome] = field(default_factory=list)  # what LA202 reads
 
 
 def audit_vllm(given: StageInput) -> VllmOutcome | None:
@@ -55,16 +70,47 @@ def audit_vllm(given: StageInput) -> VllmOutcome | None:
     site_files = [m for m in parsed if called.search(data_by_path.get(m.display_path, b""))]
     sites = spec_sites(index, _indexed(index, site_files), specs, pack.other_platforms)
     results = SpecEvaluator(index, pack, given.limits, specs).evaluate(sites)
+    backend_modules = _indexed(
+        index, [m for m in parsed if defines_backends(data_by_path.get(m.display_path, b""))]
+    )
+    roots = backend_roots(backend_modules, pack.other_platforms)
+    subclassing = subclass_pattern(roots) if roots else None
+    backends = backend_classes(
+        roots,
+        _indexed(
+            index,
+            [
+                m
+                for m in parsed
+                if subclassing is not None
+                and subclassing.search(data_by_path.get(m.display_path, b""))
+            ],
+        ),
+        pack.other_platforms,
+    )
+    view_modules = _indexed(
+        index, [m for m in parsed if CALLS_SHAPE.search(data_by_path.get(m.display_path, b""))]
+    )
+    views = view_sites(view_modules, backends, pack.other_platforms)
+    owning = [m for m in parsed if b"def get_attn_backend" in data_by_path.get(m.display_path, b"")]
+    owned = owned_backends(index, _indexed(index, owning), backends)
+    layers = [r for r in results if r.site.role == "layer"]
+    evaluator = BackendEvaluator(index, pack, given.limits, specs, backends, owned)
+    viewed = evaluator.evaluate(layers, views)
     outcome = VllmOutcome(
         engine="vllm",
         rows=spec_rows(results),
-        summary=f"{len(specs)} KV spec classes, {len(sites)} spec sites",
+        summary=f"{len(specs)} KV spec classes, {len(sites)} spec sites"
+        + _views_summary(backends, views, viewed),
         specs=len(specs),
         sites=len(sites),
         points=sum(1 for r in results for _ in r.points),
         results=results,
         spec_classes=specs,
         pack=pack,
+        backends=len(backends),
+        view_sites=len(views),
+        views=viewed,
     )
     seen: set[tuple[str, str]] = set()
     for result in results:
@@ -81,7 +127,35 @@ def audit_vllm(given: StageInput) -> VllmOutcome | None:
                         text, unknown.location, unknown.why, unknown.cause, unknown.detail
                     )
                     outcome.unresolved.append((subject, one_line))
+    reached = {id(v.view) for v in viewed if v.reached}
+    for view in viewed:
+        if not view.reached and id(view.view) not in reached:
+            reached.add(id(view.view))  # never reached at any point: said once
+            subject = f"KV views in {view.view.where}"
+            text = " ".join(view.unknown.reason.split()) + " (at every config point)"
+            outcome.unresolved.append((subject, Unknown(text, view.view.location)))
+        if view.unknown is None or not view.reached:
+            continue
+        method = view.backend.find_method(SHAPE)
+        text = " ".join(view.unknown.reason.split())
+        key = (str(view.view.location), f"{id(method)} {text}")
+        if key not in seen:
+            seen.add(key)
+            subject = f"KV view of {view.spec_class} by {view.backend.name} in {view.view.where}"
+            where = view.unknown.location or view.view.location
+            outcome.unresolved.append((subject, Unknown(text, where, view.unknown.why)))
     return outcome
+
+
+def _views_summary(backends: list, views: list, viewed: list[ViewOutcome]) -> str:
+    """`, 9 attention backends, 1 runner view: 152 of 160 views compared` (LA202's reach)."""
+    if not backends:
+        return ""
+    compared = sum(1 for v in viewed if v.view_bytes is not None)
+    reached = sum(1 for v in viewed if v.reached)
+    runner_views = f"{len(views)} runner view" + ("" if len(views) == 1 else "s")
+    text = f", {len(backends)} attention backends, {runner_views}"
+    return text + (f": {compared} of {reached} views compared" if reached else "")
 
 
 def _indexed(index: ProjectIndex, modules: list[ParsedModule]) -> list[ModuleInfo]:

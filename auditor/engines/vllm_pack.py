@@ -20,6 +20,7 @@ _KEYS = {
     "config-getters",
     "other-platforms",
     "mla-layers",
+    "view-pins",
     "non-mla-layers",
     "models",
     "matrix",
@@ -84,7 +85,19 @@ def load_pack(table: dict[str, Any]) -> VllmPack:
         non_mla_layers=_names(table, "non-mla-layers", source),
         other_platforms=_names(table, "other-platforms", source),
         config_getters=_names(table, "config-getters", source),
+        view_pins=_view_pins(table, source, dimensions),
     )
+
+
+def _view_pins(table: dict, source: str, dimensions: set[str]) -> dict[str, str]:
+    """`name = "spec.<field>"` (a field of the layer's spec) or `name = "<dimension>"`."""
+    pins = _table(table, "view-pins", source)
+    for name, held in pins.items():
+        if not isinstance(held, str) or not (held.startswith("spec.") or held in dimensions):
+            raise ConfigError(
+                f'{source}: vllm.view-pins.{name} must be "spec.<field>" or a dimension'
+            )
+    return pins
 
 
 def _table(table: dict, key: str, source: str) -> dict:
@@ -110,6 +123,8 @@ def _value(value: Any, where: str) -> Any:
         if dtype is None:
             raise ConfigError(f"{where}: unknown torch dtype {value!r}")
         return dtype
+    if isinstance(value, list) and all(isinstance(v, (str, int, float, bool)) for v in value):
+        return tuple(value)  # a list the code reads whole (no layer skipped: [])
     if not isinstance(value, (str, int, float, bool)):
-        raise ConfigError(f"{where}: expected a text, number or boolean")
+        raise ConfigError(f"{where}: expected a text, number, boolean or a list of them")
     return value

@@ -107,6 +107,8 @@ class VllmPack:
     non_mla_layers: list[str]
     other_platforms: list[str]
     config_getters: list[str] = field(default_factory=list)
+    # the runner's variables a view run holds at a field of the layer's spec (no kernel split)
+    view_pins: dict[str, str] = field(default_factory=dict)
 
     @property
     def shape_dimensions(self) -> set[str]:
