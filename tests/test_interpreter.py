@@ -15,7 +15,7 @@ from helpers import (
 
 from auditor.dtypes import torch_module
 from auditor.interpret.control import Infeasible
-from auditor.interpret.values import Instance, Tensor, Unknown
+from auditor.interpret.values import Instance, Tensor, Unknown, is_unknown
 
 torch = torch_module()  # imported quietly, as the auditor does
 
@@ -664,6 +664,27 @@ def test_getattr_with_a_default(tmp_path):
     assert (with_dim["dim"], with_dim["has"], with_dim["fallback"]) == (128, True, 7)
     without = build(index, "Host", kwargs={"device_pool": build(index, "Plain").instance})
     assert (without["dim"], without["has"]) == (None, False)
+
+
+def test_getattr_of_none_and_numbers_is_decided(tmp_path):
+    """None and numbers have a fixed set of attributes: `getattr(quant_config, "x", None)` with
+    `quant_config=None` is the default, not unknown (vLLM 0.28's attention layer)."""
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                class Host:
+                    def __init__(self, quant_config=None, width=4):
+                        self.scheme = getattr(quant_config, "kv_cache_scheme", None)
+                        self.has = hasattr(quant_config, "kv_cache_scheme")
+                        self.real = getattr(width, "real", 0)
+                        self.named = getattr(width, "missing", "default")
+            """
+        },
+    )
+    built = build(index, "Host")
+    assert (built["scheme"], built["has"], built["named"]) == (None, False, "default")
+    assert built["real"] == 4 or is_unknown(built["real"])  # an attribute that exists: not guessed
 
 
 def test_isinstance_on_audited_classes(tmp_path):

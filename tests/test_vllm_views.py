@@ -291,7 +291,26 @@ def test_view_pins_must_name_a_field() -> None:
         load_pack(table)
 
 
-def _own_cache_tree(row: int) -> dict[str, str]:
+OWNERSHIP = {
+    "get_attn_backend": (
+        "",
+        "\n            def get_attn_backend(self):\n                return IndexerBackend\n",
+    ),
+    "self_attribute": (
+        "\n            def __init__(self):\n                self.attn_backend = IndexerBackend\n",
+        "",
+    ),
+    "class_attribute": ("\n            backend_cls = IndexerBackend\n", ""),
+    "parameter_default": (
+        "\n            def __init__(self, backend_cls=IndexerBackend):\n"
+        "                self.backend_cls = backend_cls\n",
+        "",
+    ),
+}
+
+
+def _own_cache_tree(row: int, idiom: str = "get_attn_backend") -> dict[str, str]:
+    head, tail = OWNERSHIP[idiom]
     backends = f"""
         import torch
 
@@ -304,7 +323,7 @@ def _own_cache_tree(row: int) -> dict[str, str]:
                 return (num_blocks, block_size, {row})
 
 
-        class IndexerCache:
+        class IndexerCache:{head}
             def get_kv_cache_spec(self, vllm_config):
                 return MLAAttentionSpec(
                     block_size=vllm_config.cache_config.block_size,
@@ -312,9 +331,7 @@ def _own_cache_tree(row: int) -> dict[str, str]:
                     head_size=132,
                     dtype=torch.uint8,
                 )
-
-            def get_attn_backend(self):
-                return IndexerBackend
+{tail}
     """
     tree = _tree(backends)
     tree["vllm/v1/attention/backends/generic.py"] = VIEW_FIXED[
@@ -323,15 +340,16 @@ def _own_cache_tree(row: int) -> dict[str, str]:
     return tree
 
 
-def test_a_layer_naming_its_backend_is_viewed_by_it_alone(tmp_path) -> None:
-    result, views = audited(write_tree(tmp_path / "agree", _own_cache_tree(132)))
+@pytest.mark.parametrize("idiom", sorted(OWNERSHIP))
+def test_a_layer_naming_its_backend_is_viewed_by_it_alone(tmp_path, idiom: str) -> None:
+    result, views = audited(write_tree(tmp_path / "agree", _own_cache_tree(132, idiom)))
     own = [v for v in views if v.layer.where.endswith("IndexerCache.get_kv_cache_spec")]
     assert own and {v.backend.name for v in own} == {"IndexerBackend"}
     assert all(v.view_bytes == v.spec_page for v in own)
     # the runner's own layer specs are the selector's: never viewed by the indexer's backend
     assert "IndexerBackend" not in {v.backend.name for v in views if v not in own}
     assert not [f for f in result.findings if f.code == "LA202"]
-    result, _ = audited(write_tree(tmp_path / "differ", _own_cache_tree(128)))
+    result, _ = audited(write_tree(tmp_path / "differ", _own_cache_tree(128, idiom)))
     [finding] = [f for f in result.findings if f.code == "LA202"]
     assert (finding.facts.view_per_token, finding.facts.page_per_token) == (128, 132)
 

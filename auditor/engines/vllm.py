@@ -20,6 +20,7 @@ from auditor.engines.vllm_backends import (
     backend_classes,
     backend_roots,
     defines_backends,
+    holder_pattern,
     owned_backends,
     subclass_pattern,
     view_sites,
@@ -92,7 +93,12 @@ def audit_vllm(given: StageInput) -> VllmOutcome | None:
         index, [m for m in parsed if CALLS_SHAPE.search(data_by_path.get(m.display_path, b""))]
     )
     views = view_sites(view_modules, backends, pack.other_platforms)
-    owning = [m for m in parsed if b"def get_attn_backend" in data_by_path.get(m.display_path, b"")]
+    holding = holder_pattern(backends) if backends else None
+    owning = [
+        m
+        for m in parsed
+        if holding is not None and holding.search(data_by_path.get(m.display_path, b""))
+    ]
     owned = owned_backends(index, _indexed(index, owning), backends)
     layers = [r for r in results if r.site.role == "layer"]
     evaluator = BackendEvaluator(index, pack, given.limits, specs, backends, owned)

@@ -292,27 +292,71 @@ def _block_counts(function: cst.FunctionDef, spec_name: str) -> set[str]:
     return {name for right, names in divisions if is_page(right) for name in names}
 
 
+def holder_pattern(backends: list[ClassInfo]) -> re.Pattern[bytes]:
+    """From the bytes: a file that may hold a backend class as a value (`= XBackend`,
+    `return XBackend`)."""
+    names = b"|".join(sorted({b.name.encode() for b in backends}))
+    return re.compile(rb"(?:=|\breturn)\s*(?:" + names + rb")\b\s*(?:$|[,)#])", re.M)
+
+
 def owned_backends(
     index: ProjectIndex, modules: list[ModuleInfo], backends: list[ClassInfo]
 ) -> dict[int, ClassInfo]:
-    """Backends a class names as its own (`def get_attn_backend(self): return XBackend`), by
-    the id of that class: a model's own cache layer (an indexer) and its backend, which the
-    attention selector does not choose."""
+    """Backends a class holds as its own, by the id of that class: `def get_attn_backend(self):
+    return XBackend`, `self.attn_backend = XBackend`, a class attribute `backend_cls = XBackend`
+    or a parameter default `backend_cls=XBackend`. A model's own cache layer (an indexer, a
+    hidden-state cache) and its backend: the attention selector, which names the backends it
+    chooses by their import path, does not choose it."""
     owned: dict[int, ClassInfo] = {}
     for module in modules:
         for cls in module.classes.values():
-            method = cls.methods.get("get_attn_backend")
-            if method is None:
-                continue
-            for statement in method.node.body.body:
-                if not isinstance(statement, cst.SimpleStatementLine):
-                    continue
-                for small in statement.body:
-                    if isinstance(small, cst.Return) and isinstance(small.value, cst.Name):
-                        target = index.resolve_static(module, small.value.value)
-                        if isinstance(target, ClassInfo) and target in backends:
-                            owned[id(cls)] = target
+            for node in _held_names(cls):
+                target = index.resolve_static(module, node.value)
+                if isinstance(target, ClassInfo) and target in backends and target is not cls:
+                    if not any(k in backends for k in cls.mro()):  # a backend's own base
+                        owned.setdefault(id(cls), target)
     return owned
+
+
+def _held_names(cls: ClassInfo) -> list[cst.Name]:
+    """Bare names a class holds as values: class attributes, `self.x = Name` and parameter
+    defaults in its methods, `return Name` in `get_attn_backend`."""
+    found: list[cst.Name] = []
+    for statement in cls.node.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
+                if isinstance(value, cst.Name):
+                    found.append(value)
+    for name, method in cls.methods.items():
+        params = method.node.params
+        for param in [*params.params, *params.kwonly_params]:
+            if isinstance(param.default, cst.Name):
+                found.append(param.default)
+
+        method.node.visit(_Holds(found, name == "get_attn_backend"))
+    return found
+
+
+class _Holds(cst.CSTVisitor):
+    """`self.x = Name` in a method; `return Name` too when the method gives the backend."""
+
+    def __init__(self, found: list[cst.Name], returns: bool) -> None:
+        self.found = found
+        self.returns = returns
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if isinstance(node.value, cst.Name) and any(
+            isinstance(t.target, cst.Attribute)
+            and isinstance(t.target.value, cst.Name)
+            and t.target.value.value == "self"
+            for t in node.targets
+        ):
+            self.found.append(node.value)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self.returns and isinstance(node.value, cst.Name):
+            self.found.append(node.value)
 
 
 class ViewInterpreter(PathInterpreter):

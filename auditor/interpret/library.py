@@ -519,6 +519,8 @@ def _ignore(args: list, kwargs: dict, ctx: CallContext):
 def _hasattr(args: list, kwargs: dict, ctx: CallContext):
     if len(args) != 2 or not isinstance(args[1], str):
         return ctx.unknown("hasattr() needs an object and a constant name")
+    if _scalar_lacks(args[0], args[1]):
+        return False
     found = ctx.interpreter.lookup_attribute(args[0], args[1], ctx.location)
     if found is ABSENT:
         return False
@@ -528,10 +530,19 @@ def _hasattr(args: list, kwargs: dict, ctx: CallContext):
 def _getattr(args: list, kwargs: dict, ctx: CallContext):
     if len(args) not in (2, 3) or not isinstance(args[1], str):
         return ctx.unknown("getattr() needs an object and a constant name")
-    found = ctx.interpreter.lookup_attribute(args[0], args[1], ctx.location)
+    if _scalar_lacks(args[0], args[1]):
+        found = ABSENT
+    else:
+        found = ctx.interpreter.lookup_attribute(args[0], args[1], ctx.location)
     if found is ABSENT:
         return args[2] if len(args) == 3 else ctx.unknown(f"object has no attribute {args[1]!r}")
     return found
+
+
+def _scalar_lacks(value: Any, name: str) -> bool:
+    """`getattr(None, "x", d)`: None, booleans and numbers have a fixed set of attributes, so
+    whether one exists is known (a config object left None: `getattr(quant_config, ...)`)."""
+    return (value is None or type(value) in (bool, int, float)) and not hasattr(value, name)
 
 
 def _callable(args: list, kwargs: dict, ctx: CallContext):
