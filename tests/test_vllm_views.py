@@ -9,7 +9,10 @@ row size (604 B) than the spec's page (656 B). The oracle runs the fixture's rea
 from __future__ import annotations
 
 import importlib
+import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -405,3 +408,19 @@ def test_a_shape_probe_is_not_a_view_and_an_unreached_view_is_said(tmp_path) -> 
     [said] = [u for u in result.unresolved if u.subject.startswith("KV views in")]
     assert "_reshape_kv_cache_tensors" in said.subject
     assert "at every config point" in said.unknown.reason
+
+
+def test_json_summary_says_what_the_vllm_stage_compared() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "auditor", str(FIXTURES["buggy"]), "--no-cache"]
+        + ["--output-format", "json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stderr
+    stage = json.loads(done.stdout)["summary"]["stages"]["vllm"]
+    assert stage["views_compared"] == stage["views_reached"] == 44
+    assert (stage["attention_backends"], stage["runner_views"]) == (4, 1)
+    assert stage["summary"].endswith("44 of 44 views compared")

@@ -98,6 +98,7 @@ class StageOutcome:
     rows: list[Any] = field(default_factory=list)
     summary: str = ""
     unresolved: list[tuple[str, Unknown]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # the summary's figures, for JSON
 
 
 # An engine's own stage, after the pools are evaluated: None when the tree has nothing of it.

@@ -117,6 +117,14 @@ def audit_vllm(given: StageInput) -> VllmOutcome | None:
         backends=len(backends),
         view_sites=len(views),
         views=viewed,
+        counts={
+            "spec_classes": len(specs),
+            "spec_sites": len(sites),
+            "attention_backends": len(backends),
+            "runner_views": len(views),
+            "views_reached": sum(1 for v in viewed if v.reached),
+            "views_compared": sum(1 for v in viewed if v.view_bytes is not None),
+        },
     )
     seen: set[tuple[str, str]] = set()
     for result in results:

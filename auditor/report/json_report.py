@@ -57,6 +57,12 @@ def summary(result: AuditResult) -> dict[str, Any]:
         **result.coverage.summary_json(),
         "config_points": result.points_evaluated,
         "unresolved": len(result.unresolved),
+        # an engine's own stage (vLLM): its part of the summary line and its figures
+        **(
+            {"stages": {o.engine: {"summary": o.summary, **o.counts} for o in result.stages}}
+            if result.stages
+            else {}
+        ),
     }
 
 
