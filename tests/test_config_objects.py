@@ -1,7 +1,8 @@
 """Pools reading their counts off a config object, written as other teams write them (trees in
 tests/data/config_objects, from a probe of the feature): a host named by the pack's
 `device_pool` taking the same config class under another name, nested configs
-(`cfg.model.num_layers`), a helper method reading a local alias of the config, a paged pool
+(`cfg.model.num_layers`), a helper method reading a local alias of the config, a count taken
+into a local (`L = cfg.num_layers`) before a leading dimension, a paged pool
 whose page size is an attribute of the config. Zero configuration; each tree's findings are
 the real ones (or none), and every pair is compared."""
 
@@ -23,6 +24,10 @@ EXPECTED = {
     "nested_bug": (["keys", "values"], "ServerConfig.cache.dtype"),
     "helper_alias_ok": ([], ""),
     "paged_bug": (["k_pages", "v_pages"], "B/token/layer"),
+    # the host takes the layer count into a local first (`L = cfg.num_layers`), then a
+    # leading dimension; scales gated by a flag of the config, bf16 on the host (the bug)
+    "local_count_bug": (["k_scale", "v_scale"], "32 B/token/layer vs 64 B/token/layer"),
+    "local_count_ok": ([], ""),
 }
 
 

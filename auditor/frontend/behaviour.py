@@ -176,6 +176,7 @@ class _Flow:
         self.sources: dict[str, set[str]] = {name: {name} for name in params}
         self.aliases: dict[str, set[str]] = {name: {name} for name in params}  # plain copies
         self.tuples: dict[str, list[ast.expr]] = {}  # `shape = (a, b, c)`: a shape named
+        self.paths: dict[str, ast.Attribute] = {}  # `n = cfg.num_layers`: an attribute named
         assignments = []
         for function in functions:
             for node in ast.walk(function):
@@ -194,6 +195,8 @@ class _Flow:
                 copied = self.copied(value)
                 if isinstance(value, ast.Tuple) and len(keys) == 1 and keys[0] is not None:
                     self.tuples.setdefault(keys[0], list(value.elts))
+                if isinstance(value, ast.Attribute) and isinstance(target, ast.Name):
+                    self.paths.setdefault(target.id, value)
                 for key in keys:
                     if key is None or key in params:
                         continue
@@ -210,6 +213,13 @@ class _Flow:
             if key is not None and key in self.sources:
                 found |= self.sources[key]
         return found
+
+    def path(self, node: ast.AST) -> ast.AST:
+        """The attribute path a local name was given (`L` of `L = cfg.num_layers`), else the
+        node itself."""
+        if isinstance(node, ast.Name) and node.id in self.paths:
+            return self.paths[node.id]
+        return node
 
     def copied(self, node: ast.AST) -> set[str]:
         """Parameters a value is a plain copy of (`x`, `self.x`, `a if c else b`, `x or y`)."""
@@ -411,6 +421,7 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
     if isinstance(node, ast.Call) and _dotted(node.func) == "range" and node.args:
         stop = node.args[-1] if len(node.args) < 3 else node.args[1]
         found = flow.of(stop)
+        stop = flow.path(stop)
         if len(node.args) >= 2:
             found |= flow.of(node.args[0])
         if isinstance(stop, ast.Attribute) and flow.copied(_object_of(stop)):
@@ -444,13 +455,10 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
             facts.sized_by |= flow.copied(part.value)
     for dim in dims:
         facts.numeric |= dim
-    if (
-        len(shape) >= 3
-        and isinstance(shape[0], ast.Attribute)
-        and flow.copied(_object_of(shape[0]))
-    ):
-        facts.range_paths.add(ast.unparse(shape[0]))  # a leading dimension read off an object
-        facts.range_roots |= flow.copied(_object_of(shape[0]))
+    leading = flow.path(shape[0]) if shape else None
+    if len(shape) >= 3 and isinstance(leading, ast.Attribute) and flow.copied(_object_of(leading)):
+        facts.range_paths.add(ast.unparse(leading))  # a leading dimension read off an object
+        facts.range_roots |= flow.copied(_object_of(leading))
     for around in ranges:
         facts.per_layer |= {n for n in around if n[:1] not in (".", "@")}
         facts.per_item |= {n[1:] for n in around if n.startswith(".")}
