@@ -13,6 +13,7 @@ import json
 import math
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -259,17 +260,34 @@ def test_a_backend_a_layer_names_as_its_own_is_not_paired(tmp_path) -> None:
 
 
         class IndexerCache:
+            def get_kv_cache_spec(self, vllm_config):
+                return None
+
             def get_attn_backend(self):
                 return IndexerBackend
+
+
+        class Profiler:  # not a layer: holding a backend does not make it anyone's own
+            def __init__(self, backend=Generic):
+                self.backend = backend
     """
-    tree = _tree(backends)
+    tree = _tree(
+        textwrap.dedent(backends).replace(
+            "class IndexerBackend",
+            "from vllm.v1.attention.backends.generic import Generic\n\n\nclass IndexerBackend",
+            1,
+        )
+    )
     tree["vllm/v1/attention/backends/generic.py"] = """
         class Generic:
             @staticmethod
             def get_kv_cache_shape(num_blocks, block_size, num_kv_heads, head_size, cache_dtype_str="auto"):
                 return (num_blocks, block_size, head_size)
     """
-    views = _views(tmp_path, tree)
+    result, views = audited(write_tree(tmp_path, tree))
+    assert not result.errors
+    [outcome] = [o for o in result.stages if isinstance(o, VllmOutcome)]
+    assert outcome.backends == 2  # both found; the indexer's is its layer's alone
     assert {v.backend.name for v in views} == {"Generic"}
 
 
@@ -424,3 +442,63 @@ def test_json_summary_says_what_the_vllm_stage_compared() -> None:
     assert stage["views_compared"] == stage["views_reached"] == 44
     assert (stage["attention_backends"], stage["runner_views"]) == (4, 1)
     assert stage["summary"].endswith("44 of 44 views compared")
+
+
+# ---- a second review's trees (tests/data/vllm_views: files replacing or added to the fixed
+# fixture), each wrong before its mend: (LA202 findings as (view, page) B/token, views not
+# compared)
+REVIEWED = REPO / "tests" / "data" / "vllm_views"
+REVIEW = {
+    # a shape raising at some points (block sizes, cache dtypes) refused them: was a crash
+    "shape_refuses_a_point": ([], 0),
+    # a model layer holding FlashAttention, which the selector's registry names by import
+    # path: it still serves every other layer
+    "layer_holds_a_selector_backend": ([(2048, 4096)], 0),
+    # a profiler's `backend=FlashAttentionBackend` is not a layer's own
+    "profiler_holds_a_backend": ([(2048, 4096)], 0),
+    # `supports_kv_cache_dtype` asks the platform: the pairs are counted and listed
+    "undecidable_cache_dtype_support": ([], 12),
+    # names the runner holds are held in its own frame only, not in the backend's
+    "shape_reassigns_num_blocks": ([], 0),
+    # the block count is held where it is computed; the runner's kernel split then applies
+    "runner_splits_blocks_in_place": ([], 0),
+    # `num_blocks: int = raw // page` (the V2 runner without cache_dtype_str, as 0.14)
+    "annotated_block_count": ([(576, 656)], 0),
+    # a block count the audit does not recognise: the views are unknown and listed
+    "divmod_block_count": ([], 44),
+    # the heads argument used before the return: not an MLA shape
+    "heads_used_before_return": ([(2048, 4096)], 0),
+    # overrides delegating to super(): both found
+    "subclass_delegates_to_super": ([(2048, 4096), (6144, 4096)], 0),
+    # `!= "auto"` in a shape names what it refuses, not a packed format of its own
+    "refusing_literal_is_not_a_format": ([(2048, 4096)], 0),
+    # a subclass of a subclass, in a third file
+    "grandchild_backend": ([(2112, 2048)], 0),
+    # a hidden-state cache layer holding its own backend: not paired with attention layers
+    "hidden_state_cache_backend": ([], 0),
+}
+
+
+def _reviewed(name: str) -> dict[str, str]:
+    tree = dict(VIEW_FIXED)
+    root = REVIEWED / name
+    for path in root.rglob("*.py"):
+        tree[str(path.relative_to(root))] = path.read_text()
+    return tree
+
+
+@pytest.mark.parametrize("name", sorted(REVIEW))
+def test_reviewed_trees(tmp_path, name: str) -> None:
+    findings, uncompared = REVIEW[name]
+    result, views = audited(write_tree(tmp_path, _reviewed(name)))
+    assert not result.errors
+    reported = sorted(
+        (f.facts.view_per_token, f.facts.page_per_token)
+        for f in result.findings
+        if f.code == "LA202"
+    )
+    assert reported == sorted(findings)
+    reached = [v for v in views if v.reached]
+    assert sum(1 for v in reached if v.view_bytes is None) == uncompared
+    listed = [u for u in result.unresolved if u.subject.startswith("KV view")]
+    assert bool(listed) == bool(uncompared)

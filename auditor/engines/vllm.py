@@ -22,6 +22,7 @@ from auditor.engines.vllm_backends import (
     defines_backends,
     holder_pattern,
     owned_backends,
+    registered_backends,
     subclass_pattern,
     view_sites,
 )
@@ -75,20 +76,19 @@ def audit_vllm(given: StageInput) -> VllmOutcome | None:
         index, [m for m in parsed if defines_backends(data_by_path.get(m.display_path, b""))]
     )
     roots = backend_roots(backend_modules, pack.other_platforms)
-    subclassing = subclass_pattern(roots) if roots else None
-    backends = backend_classes(
-        roots,
-        _indexed(
-            index,
-            [
-                m
-                for m in parsed
-                if subclassing is not None
-                and subclassing.search(data_by_path.get(m.display_path, b""))
-            ],
-        ),
-        pack.other_platforms,
-    )
+    backends = list(roots)
+    while True:  # subclasses, and theirs, in whatever file (by name, then by the index)
+        subclassing = subclass_pattern(backends) if backends else None
+        holders = [
+            m
+            for m in parsed
+            if subclassing is not None and subclassing.search(data_by_path.get(m.display_path, b""))
+        ]
+        found = backend_classes(roots, _indexed(index, holders), pack.other_platforms)
+        new = [b for b in found if b not in backends]
+        if not new:
+            break
+        backends.extend(new)
     view_modules = _indexed(
         index, [m for m in parsed if CALLS_SHAPE.search(data_by_path.get(m.display_path, b""))]
     )
@@ -100,8 +100,9 @@ def audit_vllm(given: StageInput) -> VllmOutcome | None:
         if holding is not None and holding.search(data_by_path.get(m.display_path, b""))
     ]
     owned = owned_backends(index, _indexed(index, owning), backends)
+    registered = registered_backends(backends, list(data_by_path.values()))
     layers = [r for r in results if r.site.role == "layer"]
-    evaluator = BackendEvaluator(index, pack, given.limits, specs, backends, owned)
+    evaluator = BackendEvaluator(index, pack, given.limits, specs, backends, owned, registered)
     viewed = evaluator.evaluate(layers, views)
     outcome = VllmOutcome(
         engine="vllm",

@@ -63,7 +63,8 @@ class ViewSite:
     call: cst.Call
     location: Location
     spec_name: str  # the variable holding the layer's spec at the call
-    blocks: frozenset[str]  # names assigned `... // <spec>.page_size_bytes`: the block count
+    # `raw.numel() // <spec>.page_size_bytes` (the block count): each is given BLOCKS blocks
+    blocks: tuple[cst.BaseExpression, ...]
 
     @property
     def where(self) -> str:
@@ -178,32 +179,25 @@ def stores_one_latent(backend: ClassInfo) -> bool | None:
     used = False
 
     class Uses(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
+        def visit_Assert(self, node: cst.Assert) -> bool:
+            return False  # `assert num_kv_heads == 1`: MLA says it has one
+
+        def visit_Name(self, node: cst.Name) -> None:
             nonlocal used
-            if node.value is not None and _names_in(node.value) & {heads}:
-                used = True
+            used = used or node.value == heads
 
-    method.node.visit(Uses())
+    for statement in method.node.body.body:
+        statement.visit(Uses())
     return not used
-
-
-def _names_in(node: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            names.add(name.value)
-
-    node.visit(Names())
-    return names
 
 
 def view_sites(modules: list[ModuleInfo], backends: list[ClassInfo], other_platforms: list[str]):
     """Every `<x>.get_kv_cache_shape(...)` outside the backends whose arguments read the
-    fields of one variable (`kv_cache_spec.head_size`), the spec the view is for, in a function
-    that counts blocks as raw bytes over that spec's page (`n = raw.numel() //
-    spec.page_size_bytes`): the runner viewing a layer's buffer. A call with a made-up block
-    count (`get_kv_cache_shape(1234, ...)`, asking where the block dimension is) is not one."""
+    fields of one variable (`kv_cache_spec.head_size`), the spec the view is for: the runner
+    viewing a layer's buffer, whose block count is raw bytes over that spec's page
+    (`n = raw.numel() // spec.page_size_bytes`; without one the view is unknown, and said). A
+    call with a made-up block count (`get_kv_cache_shape(1234, ...)`, asking where the block
+    dimension is) is not one."""
     sites: list[ViewSite] = []
     for module in modules:
         if _excluded(module, other_platforms):
@@ -218,9 +212,9 @@ def view_sites(modules: list[ModuleInfo], backends: list[ClassInfo], other_platf
             spec_name = _spec_variable(call)
             if spec_name is None:
                 continue
-            blocks = frozenset(_block_counts(function.node, spec_name))
-            if not blocks:
-                continue  # no block count from the raw bytes: a probe of the shape, not a view
+            if _made_up_count(call):
+                continue  # `get_kv_cache_shape(1234, ...)`: where is the block dimension?
+            blocks = tuple(_block_counts(function.node, spec_name))
             location = module.parsed.location(call)
             sites.append(ViewSite(function, call, location, spec_name, blocks))
     return sites
@@ -261,11 +255,17 @@ def _spec_variable(call: cst.Call) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
-def _block_counts(function: cst.FunctionDef, spec_name: str) -> set[str]:
-    """Names the function assigns `<raw bytes> // <spec>.page_size_bytes` (also through a name
-    holding the page, `page_size = spec.page_size_bytes`): the block count."""
+def _made_up_count(call: cst.Call) -> bool:
+    first = call.args[0].value if call.args else None
+    return isinstance(first, cst.Integer)
+
+
+def _block_counts(function: cst.FunctionDef, spec_name: str) -> list[cst.BaseExpression]:
+    """The expressions `<raw bytes> // <spec>.page_size_bytes` (also over a name holding the
+    page, `page_size = spec.page_size_bytes`), wherever they are (an assignment, an annotated
+    one, `divmod(raw, page)`): the block count."""
     pages: set[str] = set()
-    divisions: list[tuple[cst.BaseExpression, list[str]]] = []
+    found: list[cst.BaseExpression] = []
 
     def is_page(node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Name):
@@ -277,19 +277,34 @@ def _block_counts(function: cst.FunctionDef, spec_name: str) -> set[str]:
             and node.value.value == spec_name
         )
 
-    class Assigns(cst.CSTVisitor):
+    class Pages(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
-            names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
             if is_page(node.value) and not isinstance(node.value, cst.Name):
-                pages.update(names)
-            value = node.value
-            if isinstance(value, cst.BinaryOperation) and isinstance(
-                value.operator, cst.FloorDivide
-            ):
-                divisions.append((value.right, names))
+                pages.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
 
-    function.visit(Assigns())
-    return {name for right, names in divisions if is_page(right) for name in names}
+    class Divisions(cst.CSTVisitor):
+        def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+            if isinstance(node.operator, cst.FloorDivide) and is_page(node.right):
+                found.append(node)
+
+    function.visit(Pages())
+    function.visit(Divisions())
+    return found
+
+
+def registered_backends(backends: list[ClassInfo], data: list[bytes]) -> set[int]:
+    """Backends the tree names by import path in a string (`FLASH_ATTN =
+    "vllm.v1.attention.backends.flash_attn.FlashAttentionBackend"`): the attention selector's
+    registry, which chooses among them by that path."""
+    by_path = {f"{b.module.name}.{b.name}".encode(): id(b) for b in backends}
+    if not by_path:
+        return set()
+    quoted = re.compile(rb"[\"'](" + b"|".join(re.escape(p) for p in by_path) + rb")[\"']")
+    found: set[int] = set()
+    for blob in data:
+        if b"Backend" in blob or b"backend" in blob:
+            found.update(by_path[m.group(1)] for m in quoted.finditer(blob))
+    return found
 
 
 def holder_pattern(backends: list[ClassInfo]) -> re.Pattern[bytes]:
@@ -302,14 +317,16 @@ def holder_pattern(backends: list[ClassInfo]) -> re.Pattern[bytes]:
 def owned_backends(
     index: ProjectIndex, modules: list[ModuleInfo], backends: list[ClassInfo]
 ) -> dict[int, ClassInfo]:
-    """Backends a class holds as its own, by the id of that class: `def get_attn_backend(self):
-    return XBackend`, `self.attn_backend = XBackend`, a class attribute `backend_cls = XBackend`
-    or a parameter default `backend_cls=XBackend`. A model's own cache layer (an indexer, a
-    hidden-state cache) and its backend: the attention selector, which names the backends it
-    chooses by their import path, does not choose it."""
+    """Backends a layer class (it builds a spec, or says its backend) holds as its own, by the
+    id of that class: `def
+    get_attn_backend(self): return XBackend`, `self.attn_backend = XBackend`, a class attribute
+    `backend_cls = XBackend` or a parameter default `backend_cls=XBackend`: that layer's specs
+    are viewed by it alone (a model's own cache layer: an indexer, a hidden-state cache)."""
     owned: dict[int, ClassInfo] = {}
     for module in modules:
         for cls in module.classes.values():
+            if not is_layer_class(cls) and "get_attn_backend" not in cls.methods:
+                continue  # a profiler's `backend=FlashAttentionBackend` is not a layer's own
             for node in _held_names(cls):
                 target = index.resolve_static(module, node.value)
                 if isinstance(target, ClassInfo) and target in backends and target is not cls:
@@ -372,7 +389,11 @@ class ViewInterpreter(PathInterpreter):
         return super().eval(node, frame)
 
     def assign(self, target: cst.BaseExpression, value: Any, frame: Frame, source=None) -> None:
-        if type(target) is cst.Name and target.value in self.pins:
+        if (
+            type(target) is cst.Name
+            and target.value in self.pins
+            and frame.function is self.pinned_function
+        ):
             frame.locals[target.value] = self.pins[target.value]
             return
         super().assign(target, value, frame, source)
@@ -403,6 +424,7 @@ class BackendEvaluator:
         specs: list[ClassInfo],
         backends: list[ClassInfo],
         owned: dict[int, ClassInfo],
+        registered: set[int] | None = None,
     ) -> None:
         self.index = index
         self.pack = pack
@@ -410,7 +432,11 @@ class BackendEvaluator:
         self.spec_ids = {id(c) for c in specs}
         self.backends = backends
         self.owned = owned
+        # the selector's backends: those registered by import path, when the tree registers
+        # any; else every backend no layer holds as its own
         taken = {id(b) for b in owned.values()}
+        if registered:
+            taken -= registered
         self.served = [b for b in backends if id(b) not in taken]
         self.generic = set(pack.mla_layers) | set(pack.non_mla_layers)
         self._demanded: dict[int, Any] = {}
@@ -433,6 +459,7 @@ class BackendEvaluator:
             state = ModuleState()
             interpreter = self._interpreter(values, state)
             accepting: list[ClassInfo] | None = None
+            undecided: list[tuple[ClassInfo, Unknown]] = []
             seen: set[tuple] = set()
             for site, outcome in built:
                 if outcome.value is None or outcome.value.page_bytes is None:
@@ -442,9 +469,13 @@ class BackendEvaluator:
                     if not outcome.reads & shape:
                         continue  # a spec not built from the model's shape: not this layer
                     if accepting is None:
-                        accepting = [
-                            b for b in self.served if self._accepts(interpreter, b, values)
-                        ]
+                        accepting = []
+                        for backend in self.served:
+                            verdict = self._accepts(interpreter, backend, values)
+                            if verdict is True:
+                                accepting.append(backend)
+                            elif is_unknown(verdict):
+                                undecided.append((backend, verdict))
                     partners = accepting
                 spec = self._spec_instance(interpreter, site)
                 if spec is None:
@@ -458,6 +489,14 @@ class BackendEvaluator:
                         outcomes.append(
                             self._view(values, state, site, outcome.value, spec, backend, view)
                         )
+                if partners is accepting:  # the selector's layer: the pairs not decided
+                    for backend, unknown in undecided:
+                        for view in views:
+                            outcomes.append(
+                                _not_paired(
+                                    values, site, outcome.value, spec, backend, view, unknown
+                                )
+                            )
             state.release()
         return outcomes
 
@@ -494,26 +533,31 @@ class BackendEvaluator:
         return value if isinstance(value, Instance) else None
 
     # ---- which backends serve a point -----------------------------------------------------
-    def _accepts(self, interpreter: PathInterpreter, backend: ClassInfo, values: dict) -> bool:
-        """Does the backend declare it serves this point? What it does not declare, it
-        accepts; what cannot be evaluated, it does not (no pair, no finding)."""
+    def _accepts(self, interpreter: PathInterpreter, backend: ClassInfo, values: dict) -> Any:
+        """Does the backend declare it serves this point: True, False, or Unknown (a
+        declaration that cannot be evaluated: the pair is counted and listed, not compared).
+        What it does not declare, it accepts."""
         use_mla = values.get("use_mla")
         mla = self._ask(interpreter, backend, "is_mla", [])
         if mla is ABSENT:
             mla = stores_one_latent(backend)
-        if not isinstance(mla, bool) or mla != use_mla:
+        if not isinstance(mla, bool):
+            return _undecided(backend, "is_mla()", mla)
+        if mla != use_mla:
             return False
         sizes = self._ask(interpreter, backend, "get_supported_head_sizes", [])
         if sizes is not ABSENT:
             if not isinstance(sizes, (list, tuple)):
-                return False
+                return _undecided(backend, "get_supported_head_sizes()", sizes)
             if sizes and values.get("head_size") not in sizes:
                 return False
         dtypes = self._ask(interpreter, backend, "get_supported_dtypes", [])
         if dtypes is ABSENT:
             dtypes = self._class_value(interpreter, backend, "supported_dtypes")
         if dtypes is not ABSENT:
-            if not isinstance(dtypes, (list, tuple)) or values.get("model_dtype") not in dtypes:
+            if not isinstance(dtypes, (list, tuple)):
+                return _undecided(backend, "its supported dtypes", dtypes)
+            if values.get("model_dtype") not in dtypes:
                 return False
         cache_dtype = values.get("cache_dtype")
         demanded = self._demanded.get(id(backend), ABSENT)
@@ -523,7 +567,9 @@ class BackendEvaluator:
             return False  # its attention impl raises on any other cache dtype
         supports = self._ask(interpreter, backend, "supports_kv_cache_dtype", [cache_dtype])
         if supports is not ABSENT:
-            return supports is True
+            if not isinstance(supports, bool):
+                return _undecided(backend, f"supports_kv_cache_dtype({cache_dtype!r})", supports)
+            return supports
         # no declaration (vLLM 0.11): a cache dtype a backend's shape names as its own packed
         # format ("fp8_ds_mla") is served only by the backends naming it
         named = set().union(*self._literals.values()) if self._literals else set()
@@ -553,7 +599,7 @@ class BackendEvaluator:
     # ---- one view ---------------------------------------------------------------------------
     def _view(self, values, state, site, spec_value, spec, backend, view) -> ViewOutcome:
         interpreter = self._interpreter(values, state)
-        pins: dict[str, Any] = {view.spec_name: spec, **{name: BLOCKS for name in view.blocks}}
+        pins: dict[str, Any] = {view.spec_name: spec}
         for name, source in self.pack.view_pins.items():
             if source.startswith("spec."):
                 if source[5:] in spec.attrs:
@@ -564,6 +610,7 @@ class BackendEvaluator:
         interpreter.pinned_function = view.function
         receiver = view.call.func.value  # `attn_backend` in `attn_backend.get_kv_cache_shape`
         interpreter.replaced = {id(receiver): ClassRef(backend)}
+        interpreter.replaced.update((id(division), BLOCKS) for division in view.blocks)
         interpreter.site_call = view.call  # the run stops there, with the arguments computed
         block = spec.attrs.get("block_size")
         base = dict(
@@ -584,10 +631,16 @@ class BackendEvaluator:
             given = (reached.args, reached.kwargs)
             passed = list(reached.args) + list(reached.kwargs.values())
             missing = next((a for a in passed if is_unknown(a)), None)
-            if missing is None:
-                shape = self._shape(interpreter, backend, reached, view)
-            else:  # an argument the run could not compute: the view is not known either
+            if missing is not None:  # an argument the run could not compute: nor is the view
                 shape = missing
+            else:
+                try:
+                    shape = self._shape(interpreter, backend, reached, view)
+                except NotReached as signal:  # the backend refuses the point: no pair there
+                    unknown = _unknown(signal.reason)
+                    return ViewOutcome(
+                        **base, view_bytes=None, shape_text="", unknown=unknown, reached=False
+                    )
         except NotReached as signal:
             unknown = _not(signal)
             return ViewOutcome(
@@ -634,6 +687,24 @@ class BackendEvaluator:
             return Unknown("nesting too deep to follow", view.location)
 
 
+def _not_paired(values, site, spec_value, spec, backend, view, unknown) -> ViewOutcome:
+    """A view not compared: whether the backend serves the point is not known."""
+    block = spec.attrs.get("block_size")
+    return ViewOutcome(
+        values=values,
+        backend=backend,
+        layer=site,
+        view=view,
+        spec_class=spec.cls.name,
+        spec_page=spec_value.page_bytes,
+        block_size=block if isinstance(block, int) else 0,
+        view_bytes=None,
+        shape_text="",
+        unknown=unknown,
+        spec_arithmetic=spec_value.arithmetic,
+    )
+
+
 def _call_text(backend: ClassInfo, given: tuple[list, dict] | None) -> str:
     """`FlashMLASparseBackend.get_kv_cache_shape(7, 16, 1, 576, cache_dtype_str='fp8_ds_mla')`."""
     if given is None:
@@ -645,6 +716,11 @@ def _call_text(backend: ClassInfo, given: tuple[list, dict] | None) -> str:
 
 def _argument(value: Any) -> str:
     return repr(value) if isinstance(value, str) else describe_value(value)
+
+
+def _undecided(backend: ClassInfo, what: str, value: Any) -> Unknown:
+    reason = value.reason if is_unknown(value) else f"it gives {value!r}"
+    return Unknown(f"whether {backend.name} serves this point is not known: {what}: {reason}", None)
 
 
 def _not(signal: NotReached) -> Unknown:
@@ -746,8 +822,12 @@ def _shape_literals(backend: ClassInfo) -> set[str]:
 
     class Texts(cst.CSTVisitor):
         def visit_Comparison(self, node: cst.Comparison) -> None:
-            for part in [node.left] + [c.comparator for c in node.comparisons]:
-                if isinstance(part, cst.SimpleString):
+            if len(node.comparisons) != 1 or not isinstance(
+                node.comparisons[0].operator, cst.Equal
+            ):
+                return  # `!=` and `in` name what a backend refuses or groups, not its format
+            for part in (node.left, node.comparisons[0].comparator):
+                if isinstance(part, cst.SimpleString) and part.evaluated_value != "auto":
                     found.add(part.evaluated_value)
 
     method.node.visit(Texts())

@@ -1,0 +1,27 @@
+"""FlashAttention: keys and values of every KV head, blocks second (vllm 0.11)."""
+
+import torch
+
+
+class FlashAttentionBackend:
+    @classmethod
+    def get_supported_dtypes(cls) -> list[torch.dtype]:
+        return [torch.float16, torch.bfloat16]
+
+    @classmethod
+    def get_supported_head_sizes(cls) -> list[int]:
+        return [32, 64, 96, 128, 160, 192, 224, 256]
+
+    @staticmethod
+    def get_kv_cache_shape(
+        num_blocks: int,
+        block_size: int,
+        num_kv_heads: int,
+        head_size: int,
+        cache_dtype_str: str = "auto",
+    ) -> tuple[int, ...]:
+        if block_size % 16 != 0:
+            raise ValueError("Block size must be a multiple of 16.")
+        if cache_dtype_str in ("fp8", "fp8_e4m3", "fp8_e5m2"):
+            return (2, num_blocks, block_size, num_kv_heads, head_size)
+        return (num_blocks, block_size, num_kv_heads, head_size)  # bf16/fp16 path lost its K/V axis
