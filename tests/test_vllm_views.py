@@ -502,3 +502,40 @@ def test_reviewed_trees(tmp_path, name: str) -> None:
     assert sum(1 for v in reached if v.view_bytes is None) == uncompared
     listed = [u for u in result.unresolved if u.subject.startswith("KV view")]
     assert bool(listed) == bool(uncompared)
+
+
+SPLIT = """
+                    if group_id < len(kernel_block_sizes):
+                        kernel_block_size = kernel_block_sizes[group_id]
+                        num_blocks *= kv_cache_spec.block_size // kernel_block_size
+                    else:
+                        kernel_block_size = kv_cache_spec.block_size{extra}
+                    kv_cache_shape = attn_backend.get_kv_cache_shape(
+                        num_blocks,
+                        kernel_block_size,"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "compared"), [("", True), ("\n                        num_blocks += 1", False)]
+)
+def test_an_undecided_kernel_split_with_equal_branches_is_followed(tmp_path, extra, compared):
+    """0.22's V2 runner splits blocks only for the groups it has kernel sizes for: with the
+    kernel block size held at the spec's, both branches give the same count (followed);
+    branches giving different counts stay undecided (listed, not compared)."""
+    tree = dict(VIEW_FIXED)
+    runner = tree[RUNNER].replace(
+        "def _reshape_kv_cache_tensors(self, kv_cache_config, kv_cache_raw_tensors):",
+        "def _reshape_kv_cache_tensors(self, kv_cache_config, kv_cache_raw_tensors, "
+        "kernel_block_sizes, group_id):",
+    )
+    old = """
+                    kv_cache_shape = attn_backend.get_kv_cache_shape(
+                        num_blocks,
+                        kv_cache_spec.block_size,"""
+    assert old in runner
+    tree[RUNNER] = runner.replace(old, SPLIT.format(extra=extra))
+    result, views = audited(write_tree(tmp_path, tree))
+    assert views and not result.errors
+    assert all((v.view_bytes is not None) == compared for v in views if v.reached)
+    if compared:
+        assert all(v.view_bytes == v.spec_page for v in views)

@@ -38,10 +38,17 @@ from auditor.frontend.index import (
     ProjectIndex,
     import_bindings,
 )
-from auditor.interpret.control import BudgetExceeded, Infeasible, SiteReached
+from auditor.interpret.control import (
+    BreakSignal,
+    BudgetExceeded,
+    ContinueSignal,
+    Infeasible,
+    ReturnSignal,
+    SiteReached,
+)
 from auditor.interpret.library import ABSENT
 from auditor.interpret.machine import ConfigPoint, ModuleState
-from auditor.interpret.scopes import Frame
+from auditor.interpret.scopes import Frame, assigned_targets
 from auditor.interpret.values import ClassRef, Instance, Unknown, is_unknown
 from auditor.limits import Limits
 from auditor.location import Location
@@ -53,6 +60,7 @@ CALLS_SHAPE = re.compile(rb"\.get_kv_cache_shape\s*\(")
 # an odd one, so that a shape dimension equal to it is the block count and nothing else
 BLOCKS = 7
 _SPEC_FIELDS = ("head_size", "num_kv_heads", "block_size")
+_PLAIN = (int, str, bool, float, type(None))
 
 
 @dataclass(frozen=True)
@@ -399,11 +407,57 @@ class ViewInterpreter(PathInterpreter):
         super().assign(target, value, frame, source)
 
     def mark_undecided(self, statements: list, frame: Frame, why: str, cause=None) -> None:
+        if frame.function is self.pinned_function and self._join(statements, frame):
+            return
         super().mark_undecided(statements, frame, why, cause)
         if frame.function is self.pinned_function:
             for name, value in self.pins.items():
                 if name in frame.locals:
                     frame.locals[name] = value  # held, whatever the undecided block does
+
+    def _join(self, statements: list, frame: Frame) -> bool:
+        """An undecided `if` in the runner whose branches give its names the same values
+        (0.22's `if group_id < len(kernel_block_sizes): num_blocks *= bs // kernel_bs` with no
+        kernel split): those values, as either branch would. Only for branches binding plain
+        local names, without a return; False when they differ or a branch fails."""
+        if len(statements) != 1 or type(statements[0]) is not cst.If:
+            return False
+        statement = statements[0]
+        names, self_attrs, returns, _ = assigned_targets(statements)
+        if self_attrs or returns or not names:
+            return False
+        before = dict(frame.locals)
+        outcomes = []
+        for branch in (statement.body.body, statement.orelse):
+            frame.locals = dict(before)
+            try:
+                if branch is None:
+                    pass
+                elif type(branch) is cst.If:
+                    self.exec_statement(branch, frame)
+                elif type(branch) is cst.Else:
+                    self.exec_block(branch.body.body, frame)
+                else:
+                    self.exec_block(branch, frame)
+            except (Infeasible, BudgetExceeded, ReturnSignal, BreakSignal, ContinueSignal):
+                frame.locals = before
+                return False
+            outcomes.append(dict(frame.locals))
+        frame.locals = before
+        first, second = outcomes
+        for name in names:
+            a, b = first.get(name, ABSENT), second.get(name, ABSENT)
+            if (
+                a is ABSENT
+                or is_unknown(a)
+                or type(a) not in _PLAIN
+                or a != b
+                or type(a) is not type(b)
+            ):
+                return False
+        for name in names:
+            before[name] = first[name]
+        return True
 
     def bind_abstract_parameters(self, function: FunctionInfo, frame: Frame, receiver: Any):
         super().bind_abstract_parameters(function, frame, receiver)
@@ -437,6 +491,13 @@ class BackendEvaluator:
         taken = {id(b) for b in owned.values()}
         if registered:
             taken -= registered
+        # a subclass of a layer's own backend is of that family too (MiniMax's indexer, for
+        # another kernel), unless the registry names it
+        taken |= {
+            id(b)
+            for b in backends
+            if any(id(k) in taken for k in b.mro()) and id(b) not in (registered or set())
+        }
         self.served = [b for b in backends if id(b) not in taken]
         self.generic = set(pack.mla_layers) | set(pack.non_mla_layers)
         self._demanded: dict[int, Any] = {}
