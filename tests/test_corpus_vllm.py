@@ -42,7 +42,7 @@ def _findings(version: str) -> list[dict]:
     )
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr
-    return json.loads(done.stdout)
+    return json.loads(done.stdout)["findings"]
 
 
 def _alignment(findings: list[dict]) -> list[dict]:
@@ -104,7 +104,7 @@ def _v2_runner_views(findings: list[dict]) -> list[dict]:
 
 @pytest.mark.parametrize("version", ["0.12.0", "0.14.0", "0.18.0"])
 def test_v2_runner_views_fp8_ds_mla_without_its_dtype_string(version: str) -> None:
-    found = _findings(version)["findings"]
+    found = _findings(version)
     [finding] = _v2_runner_views(found)
     assert finding["path"].endswith("backends/mla/flashmla_sparse.py")
     assert "get_kv_cache_shape(7, 16, 1, 576) = (7, 16, 576) of uint8" in finding["message"]
@@ -120,4 +120,4 @@ def test_v2_runner_views_fp8_ds_mla_without_its_dtype_string(version: str) -> No
 @pytest.mark.parametrize("version", ["0.11.0", "0.11.1", "0.22.0", "0.28.0"])
 def test_backend_views_agree(version: str) -> None:
     """0.11 has no V2 runner; 0.22 passes `cache_dtype_str`; 0.28's views all agree."""
-    assert [f for f in _findings(version)["findings"] if f["code"] == "LA202"] == []
+    assert [f for f in _findings(version) if f["code"] == "LA202"] == []
