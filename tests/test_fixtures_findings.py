@@ -204,8 +204,8 @@ CASES = [
 IDS = [case.fixture for case in CASES]
 # fixture pairs of the other checks, tested in tests/test_checks_la002_la003.py
 OTHER_CHECK_FIXTURES = ["la002_size_per_token", "la003_scale_buffer"]
-# vLLM fixture pairs (LA2xx), tested in tests/test_vllm.py
-VLLM_FIXTURES = ["vllm_hybrid_mla"]
+# vLLM fixture pairs (LA2xx), tested in tests/test_vllm.py and tests/test_vllm_views.py
+VLLM_FIXTURES = ["vllm_backend_view", "vllm_hybrid_mla"]
 
 
 def fixture_pairs() -> list[str]:
@@ -350,6 +350,7 @@ def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
         "mla_fp4_kv_buggy",
         "never_run",
         "nsa_fp8_kv_buggy",
+        "vllm_backend_view_buggy",
         "vllm_hybrid_mla_buggy",
         "zero_config",  # its trees one level down: fixtures/zero_config/<tree>
     ]
