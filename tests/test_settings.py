@@ -44,7 +44,7 @@ def test_bundled_sglang_pack_is_the_default():
         "v_scale_host": ["v_scale_buffer"],
     }
     assert settings.select is None and settings.ignore == [] and settings.config_file is None
-    assert selected(settings) == ["LA001", "LA002", "LA003", "LA100", "LA201"]
+    assert selected(settings) == ["LA001", "LA002", "LA003", "LA100", "LA201", "LA202"]
 
 
 def test_project_table_overrides_and_extends_the_packs(tmp_path):
