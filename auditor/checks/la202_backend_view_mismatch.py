@@ -25,10 +25,11 @@ runs the runner's own call (its arguments, as it derives them from the spec: ker
 splitting, the cache dtype string it passes) with each layer spec the pack's model shapes build,
 for every backend that declares it serves that point (`is_mla()`, supported head sizes, model
 dtypes and cache dtypes; without `is_mla()`, a shape that ignores its KV-heads argument is an MLA
-one; a packed cache format a backend's shape names, such as `fp8_ds_mla`, is served only by
-backends naming it; a backend a layer class names as its own, an indexer's, is not the
-selector's), and reports a backend whose view covers other bytes per block than the spec's page.
-An unknown figure on either side is never a finding (it is listed as unresolved).
+one; a packed cache format a backend's shape tests with `==`, such as `fp8_ds_mla`, is served
+only by backends testing it; a backend a layer class holds as its own, an indexer's, views that
+layer's specs only), and reports a backend whose view covers other bytes per block than the
+spec's page. An unknown figure on either side, or a backend whose declarations cannot be
+evaluated, is never a finding: the view is counted as not compared and listed as unresolved.
 
 ## Why it matters
 On the contiguous path a mismatch fails in `view`; on padded, packed or `as_strided` paths it
