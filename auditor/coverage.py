@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 NOT_EVALUATED = "not evaluated"
 INFEASIBLE = "no feasible config point"
 REFUSED = "refused by the host"  # every point raised in the host's own constructor
+VIEW = "a view of the device pool"  # the host holds the device's own tensors, nothing else
 FAILED = "evaluation undecided"  # no point feasible, one or more could not be decided
 NO_COUNTERPART = "no host buffer with a device counterpart"
 HOST_UNRESOLVED = "host figures unresolved"
@@ -40,6 +41,7 @@ BOTH_UNRESOLVED = "host and device figures unresolved"
 REASONS = (
     NOT_EVALUATED,
     REFUSED,
+    VIEW,
     INFEASIBLE,
     FAILED,
     NO_COUNTERPART,
@@ -139,9 +141,16 @@ class Coverage:
         return [pair for pair in self.never_compared if pair.reason == REFUSED]
 
     @property
+    def views(self) -> list[PairCoverage]:
+        """Pairs whose "host" holds only the device pool's own tensors (a zero-copy view such
+        as SGLang 0.5.23's `DevicePoolEntry`): no storage of its own, so no layout that could
+        disagree; counted apart, never as compared."""
+        return [pair for pair in self.never_compared if pair.reason == VIEW]
+
+    @property
     def uncompared(self) -> list[PairCoverage]:
         """Pairs never compared that the code may build: what a green run must not hide."""
-        return [pair for pair in self.never_compared if pair.reason != REFUSED]
+        return [pair for pair in self.never_compared if pair.reason not in (REFUSED, VIEW)]
 
     def reasons(self) -> dict[str, int]:
         """Pairs never compared (refused ones apart), counted by reason; most frequent first,
@@ -155,14 +164,16 @@ class Coverage:
         17 then counts the others); empty when there is no pair."""
         if not self.pairs:
             return ""
-        refused = len(self.refused)
-        text = f"{self.compared} of {len(self.pairs) - refused} pairs compared"
+        refused, views = len(self.refused), len(self.views)
+        text = f"{self.compared} of {len(self.pairs) - refused - views} pairs compared"
         never = len(self.uncompared)
         if never:
             grouped = ", ".join(f"{count} {reason}" for reason, count in self.reasons().items())
             text += f", {never} never ({grouped})"
         if refused:
             text += f", {refused} {REFUSED}"
+        if views:
+            text += f", {views} view{'s' if views != 1 else ''} of the device pool"
         return text
 
     def summary_json(self) -> dict[str, Any]:
@@ -174,6 +185,7 @@ class Coverage:
             "pairs_compared": self.compared,
             "pairs_never_compared": len(self.uncompared),
             "pairs_refused_by_host": len(self.refused),
+            "pairs_views_of_device": len(self.views),
             "never_compared_reasons": self.reasons(),
             "notice": self.notice,
         }
@@ -220,6 +232,10 @@ def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> Evaluatio
         first = points[0].infeasible
         reason = REFUSED if refused_by_host(evaluation) else INFEASIBLE
         return EvaluationCoverage(*counts, reason, first.reason if first else None)
+    if not candidates and all(p.held and not p.host for p in feasible):
+        held = sorted({n for p in feasible for n in p.held})
+        detail = f"it holds the device's own tensors ({', '.join(held)}) and no storage of its own"
+        return EvaluationCoverage(*counts, VIEW, detail)
     if not candidates:
         host = sorted({n for p in feasible for n in p.host})
         device = sorted({n for p in feasible for n in p.device})

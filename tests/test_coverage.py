@@ -17,6 +17,7 @@ import pytest
 from helpers import write_tree
 
 from auditor import coverage
+from auditor.checks.wording import device_counterpart
 from auditor.cli import main
 from auditor.evaluation.evaluate import Evaluation, PointResult
 from auditor.evaluation.measure import BufferFigure
@@ -109,10 +110,15 @@ def evaluation_of(*points: PointResult) -> Evaluation:
             coverage.FAILED,
             "host X may raise (1 of 2 points infeasible: assert x)",
         ),
-        (
-            [point({"a": figure("a")}, {"b": figure("b")})],
+        (  # two device storages: which one `a` mirrors is not said
+            [point({"a": figure("a")}, {"b": figure("b"), "c": figure("c")})],
             coverage.NO_COUNTERPART,
-            "host buffers: a; device buffers: b",
+            "host buffers: a; device buffers: b, c",
+        ),
+        (  # the host's only attribute holds the device's own tensor
+            [point({}, {"slab": figure("slab")}, held=["device_slab"])],
+            coverage.VIEW,
+            "it holds the device's own tensors (device_slab) and no storage of its own",
         ),
         (
             [point({"k": figure("k")}, {"k": figure("k", why="dev?")})],
@@ -125,7 +131,7 @@ def evaluation_of(*points: PointResult) -> Evaluation:
             "host k: h?; device k: d?",
         ),
     ],
-    ids=["no-point", "infeasible", "failed", "no-counterpart", "device", "both"],
+    ids=["no-point", "infeasible", "failed", "no-counterpart", "view", "device", "both"],
 )
 def test_why_an_evaluation_compared_nothing(points, reason, detail):
     counted = coverage.evaluation_coverage(evaluation_of(*points), Settings())
@@ -142,6 +148,48 @@ def test_one_resolved_buffer_at_one_point_is_compared():
     ]
     counted = coverage.evaluation_coverage(evaluation_of(*points), settings)
     assert (counted.points_compared, counted.points_feasible, counted.reason) == (1, 2, None)
+
+
+def test_a_sole_storage_under_another_name_is_compared():
+    """One storage growing with tokens on each side, no name shared: counterparts (MiniMax
+    NVFP4's host `kv_buffer` over the device's page-row `slab`); 0 B/token/layer bitmaps and
+    scales do not count. With a second device storage, or a name shared, no guess is made."""
+    host = {"kv_buffer": figure("kv_buffer", 1152), "mem_state": figure("mem_state", 0)}
+    device = {"slab": figure("slab", 1152), "global_scale": figure("global_scale", 0)}
+    settings = Settings()
+    assert device_counterpart("kv_buffer", device, settings, host) is device["slab"]
+    assert device_counterpart("mem_state", device, settings, host) is None
+    counted = coverage.evaluation_coverage(evaluation_of(point(host, device)), settings)
+    assert (counted.points_compared, counted.reason) == (1, None)
+    two = {**device, "index": figure("index", 64)}
+    assert device_counterpart("kv_buffer", two, settings, host) is None
+    shared = {**host, "global_scale": figure("global_scale", 0)}
+    assert device_counterpart("kv_buffer", device, settings, shared) is None
+    unresolved = {
+        "kv_buffer": figure("kv_buffer", why="anchor?"),
+        "mem_state": figure("m", why="?"),
+    }
+    assert device_counterpart("kv_buffer", device, settings, unresolved) is device["slab"]
+
+
+def test_a_view_of_the_device_is_counted_apart_and_its_host_keeps_no_device_tensor():
+    """tests/data/device_view: a host mirror built from the device's record keeps the device's
+    slab (`self.device_slab = buffer_info.slab`): not host storage; an entry holding only the
+    device's rows is a view of the device, not a mirror: counted apart, as refused pairs are."""
+    result = audit([REPO / "tests" / "data" / "device_view"], load_settings(None))
+    pairs = by_title(result)
+    view = pairs["DeviceRowsEntry <- PageRowKVPool"]
+    assert (view.reason, view.compared) == (coverage.VIEW, False)
+    assert pairs["PageRowKVPoolHost <- PageRowKVPool"].compared
+    assert result.coverage.line() == "1 of 1 pairs compared, 1 view of the device pool"
+    assert result.coverage.summary_json()["pairs_views_of_device"] == 1
+    assert result.coverage.uncompared == [] and result.coverage.views == [view]
+    [mirror] = [e for e in result.evaluations if e.host and e.host.name == "PageRowKVPoolHost"]
+    for p in mirror.feasible:
+        assert p.held == ["device_slab"] and sorted(p.host) == ["kv_buffer"]
+        assert p.host["kv_buffer"].same_size(p.device["slab"])
+    grids = {g.title: g for g in table.build(result, load_settings(None))}
+    assert grids["DeviceRowsEntry <- PageRowKVPool"].unmirrored == []
 
 
 # ---- every report ----------------------------------------------------------------------------

@@ -183,6 +183,22 @@ CASES = [
         points_showing=2,
     ),
     Expected(
+        fixture="page_rows",  # the host keeps the device's byte rows under its own name
+        host_class="PageRowKVPoolHost",
+        host_buffer="kv_buffer",
+        device_class="PageRowKVPool",
+        device_buffer="slab",
+        host_bytes=1152,  # K and V payload and scales, 8 heads x 128, unpadded
+        device_bytes=1280,  # each of the four parts padded to 128 bytes at page size 1
+        where="page_size=1",
+        first_config={"dtype": "bfloat16", "page_size": 1},
+        shows=lambda config: config["page_size"] == 1,
+        figures=_same(1152, 1280),
+        points_evaluated=8,
+        points_showing=4,
+        at_site=None,
+    ),
+    Expected(
         fixture="assembly_kwargs",  # run through build_kv_host_pool: dicts, helper, factory
         host_class="MLATokenToKVPoolHost",
         host_buffer="kv_buffer",
@@ -350,6 +366,7 @@ def test_auditing_all_fixtures_at_once_keeps_each_tree_apart() -> None:
         "mla_fp4_kv_buggy",
         "never_run",
         "nsa_fp8_kv_buggy",
+        "page_rows_buggy",
         "vllm_backend_view_buggy",
         "vllm_hybrid_mla_buggy",
         "zero_config",  # its trees one level down: fixtures/zero_config/<tree>

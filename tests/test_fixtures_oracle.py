@@ -97,15 +97,39 @@ def buffer_properties(pool: Any) -> dict[str, Any]:
     return {name: getattr(pool, name) for name in sorted(names) if name not in vars(pool)}
 
 
-def real_buffers(pool: Any) -> dict[str, int]:
-    """Total bytes of every tensor-holding attribute (or buffer property) of a built pool."""
-    result = {}
+def real_buffers(pool: Any, device: Any = None) -> dict[str, int]:
+    """Total bytes of every tensor-holding attribute (or buffer property) of a built pool.
+
+    As the auditor counts storage (measure.buffers_of, held_from): an attribute holding only
+    views of tensors another attribute holds (`self.rows = list(self.slab.unbind(0))`) is that
+    storage again, and a host attribute holding the paired `device` pool's own tensors
+    (`self.device_slab = buffer_info.slab`) is no host storage; both are left out."""
+    held = {}
     for name, value in {**vars(pool), **buffer_properties(pool)}.items():
         tensors = tensors_of(value)
         if tensors is not None:
             assert all(t.device.type == "meta" for t in tensors), name
-            result[name] = sum(t.nbytes for t in tensors)
-    return result
+            held[name] = tensors
+    theirs = {id(t) for t in real_tensors(device)} if device is not None else set()
+    bases = {id(t) for tensors in held.values() for t in tensors if t._base is None}
+
+    def of(t: torch.Tensor, ids: set[int]) -> bool:
+        return id(t) in ids or (t._base is not None and id(t._base) in ids)
+
+    return {
+        name: sum(t.nbytes for t in tensors)
+        for name, tensors in held.items()
+        if not all(of(t, theirs) for t in tensors)
+        and not all(t._base is not None and id(t._base) in bases for t in tensors)
+    }
+
+
+def real_tensors(pool: Any) -> list[torch.Tensor]:
+    """Every tensor a built pool holds."""
+    found = []
+    for value in {**vars(pool), **buffer_properties(pool)}.values():
+        found.extend(tensors_of(value) or [])
+    return found
 
 
 def count(pool: Any, names: list[str], given: int) -> int:
@@ -124,10 +148,12 @@ class RealFigure:
 
 
 def derive(
-    builds: list[tuple[Any, int, int]], settings: Settings
+    builds: list[tuple[Any, int, int]], settings: Settings, devices: list | None = None
 ) -> tuple[dict[str, RealFigure], set[str]]:
-    """Figures of every buffer from the four real builds (s1,l1), (s2,l1), (s1,l2), (s2,l2)."""
-    measured = [real_buffers(pool) for pool, _, _ in builds]
+    """Figures of every buffer from the four real builds (s1,l1), (s2,l1), (s1,l2), (s2,l2);
+    `devices`: the device pool each host build was given (its tensors are not the host's)."""
+    paired = devices or [None] * len(builds)
+    measured = [real_buffers(pool, device) for (pool, _, _), device in zip(builds, paired)]
     names = set(measured[0])
     assert all(set(m) == names for m in measured), measured
     counts = [
@@ -352,11 +378,12 @@ def oracle(
                     continue
                 assert point.failure is None and point.infeasible is None, point
                 device_builds, host_builds = build_point(evaluation, point, settings)
-                sides = [("device", device_builds, point.device)]
+                devices = [pool for pool, _, _ in device_builds]
+                sides = [("device", device_builds, point.device, None)]
                 if evaluation.host is not None:
-                    sides.append(("host", host_builds, point.host))
-                for side, builds, static in sides:
-                    real, names = derive(builds, settings)
+                    sides.append(("host", host_builds, point.host, devices))
+                for side, builds, static, paired in sides:
+                    real, names = derive(builds, settings, paired)
                     # every buffer the real pool holds was measured, and nothing else
                     assert set(static) == names, (side, point.values, set(static), names)
                     for buffer, figure in static.items():
@@ -395,6 +422,8 @@ def real_mismatches(comparisons: list[Comparison], settings: Settings) -> list[M
         for buffer, host in sides["host"].items():
             names = [buffer] if buffer in device else settings.buffer_map.get(buffer, [])
             if not names or not all(n in device for n in names):
+                names = sole_storage(buffer, sides["host"], device, settings)
+            if not names:
                 continue
             device_bytes = sum(device[n].per_token_per_layer for n in names)
             if host.per_token_per_layer != device_bytes:
@@ -409,6 +438,23 @@ def real_mismatches(comparisons: list[Comparison], settings: Settings) -> list[M
                     )
                 )
     return found
+
+
+def sole_storage(
+    buffer: str,
+    host: dict[str, RealFigure],
+    device: dict[str, RealFigure],
+    settings: Settings,
+) -> list[str]:
+    """A mirror under other names (docs/pairing.md): no host buffer names a device buffer (nor
+    a buffer-map entry), and each side holds one storage growing with tokens and layers."""
+    for name in host:
+        mapped = settings.buffer_map.get(name, [])
+        if name in device or (mapped and all(n in device for n in mapped)):
+            return []
+    own = [n for n, f in host.items() if f.per_token_per_layer]
+    theirs = [n for n, f in device.items() if f.per_token_per_layer]
+    return theirs if own == [buffer] and len(theirs) == 1 else []
 
 
 @pytest.mark.parametrize("name", NAMES)

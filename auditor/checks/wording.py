@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from auditor.evaluation.matrix import describe_value
-from auditor.evaluation.measure import BufferFigure
+from auditor.evaluation.measure import BufferFigure, looks_like_buffer
 from auditor.settings import Settings
 
 
@@ -31,7 +31,7 @@ def device_counterpart(
         return device[name]
     mapped = settings.buffer_map.get(name)
     if not mapped or not all(n in device for n in mapped):
-        return None
+        return _sole_storage(name, device, settings, host)
     if all(n in host for n in mapped):
         return None
     parts = [device[n] for n in mapped]
@@ -47,6 +47,32 @@ def device_counterpart(
         dtype=parts[0].dtype,
         arithmetic=f"{arithmetic} = {total} B/token/layer",
     )
+
+
+def _named(name: str, device: dict[str, BufferFigure], settings: Settings) -> bool:
+    mapped = settings.buffer_map.get(name)
+    return name in device or bool(mapped) and all(n in device for n in mapped)
+
+
+def _grows(figure: BufferFigure) -> bool:
+    """Storage that grows with tokens and layers; unresolved, a buffer by its name."""
+    if not figure.resolved:
+        return looks_like_buffer(figure.name)
+    return bool(figure.bytes_per_token_per_layer)
+
+
+def _sole_storage(
+    name: str, device: dict[str, BufferFigure], settings: Settings, host: dict[str, BufferFigure]
+) -> BufferFigure | None:
+    """A mirror under other names: when no host buffer names a device buffer (nor a
+    `buffer-map` entry) and each side holds exactly one storage that grows with the tokens,
+    those two are counterparts (MiniMax NVFP4's host keeps the device's page-row `slab` as
+    `kv_buffer`). Buffers of 0 B per token per layer (a scale, a bitmap over slots) do not count."""
+    if any(_named(n, device, settings) for n in host):
+        return None
+    own = [n for n, figure in host.items() if _grows(figure)]
+    theirs = [figure for figure in device.values() if _grows(figure)]
+    return theirs[0] if own == [name] and len(theirs) == 1 else None
 
 
 def condition(

@@ -16,7 +16,7 @@ from auditor.evaluation.matrix import (
     parameter_names,
     platform_of,
 )
-from auditor.evaluation.measure import BufferFigure, looks_like_buffer, measure
+from auditor.evaluation.measure import BufferFigure, held_from, looks_like_buffer, measure
 from auditor.evaluation.roles import RoleBook
 from auditor.evaluation.site_run import (
     OtherHost,
@@ -81,6 +81,8 @@ class PointResult:
     passed: list[str] | None = None
     # the point was refused by a raise in the host's own constructor (or an in-tree base's)
     refused_by_host: bool = False
+    # host attributes holding the device pool's own tensors: left out of `host` (no storage)
+    held: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -454,6 +456,9 @@ class PoolEvaluator:
             result.device = per_slot(result.device, doubled, name, value)
         if host_cls is not None:
             result.host = self.measure_host(host_builds, host_cls)
+            result.held = sorted(held_from(host_builds[0][0], device_builds[0][0]))
+            for name in result.held:
+                result.host.pop(name, None)  # the device's storage, kept by the host
             result.host_claim = claimed_size(host_builds, host_cls, roles.layers(host_cls))
         return result, reads
 

@@ -104,6 +104,25 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
     return _without_aliases(result, covering)
 
 
+def held_from(host: Any, device: Any) -> set[str]:
+    """The host's buffer attributes that hold the device pool's own tensors (or views of them):
+    a host keeping its device's slab from a buffer-info record (`self.device_slab =
+    buffer_info.slab`) holds no storage there, so that attribute is not a host buffer."""
+    if not isinstance(host, Instance) or not isinstance(device, Instance):
+        return set()
+    theirs: set[int] = set()
+    for tensors in buffers_of(device).values():
+        if not is_unknown(tensors):
+            theirs.update(t.ident for t in tensors)
+    found = set()
+    for name, tensors in buffers_of(host).items():
+        if is_unknown(tensors) or not tensors:
+            continue
+        if all(t.ident in theirs or t.view_of in theirs for t in tensors):
+            found.add(name)
+    return found
+
+
 def _wholly_viewed(views: list[Tensor], held: dict[int, Tensor]) -> frozenset[int]:
     """The storages these views cover entirely (FIA's per-layer `buf[i].view(...)` list of all
     layers), else nothing: a part (`self.k_buffer = self.kv_buffer[0]`) is not another name."""

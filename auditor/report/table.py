@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from auditor.checks.wording import device_counterpart
-from auditor.coverage import EvaluationCoverage, evaluation_coverage
+from auditor.coverage import VIEW, EvaluationCoverage, evaluation_coverage
 from auditor.evaluation.matrix import describe_value
 from auditor.evaluation.measure import BufferFigure
 from auditor.pipeline import AuditResult
@@ -212,13 +212,17 @@ def build(result: AuditResult, settings: Settings) -> list[Grid]:
                 device_figure = device_counterpart(name, point.device, settings, point.host)
                 if name in point.device:
                     covered.add(name)
-                elif device_figure is not None:
-                    covered.update(settings.buffer_map.get(name, []))
+                elif device_figure is not None:  # joined by the buffer map, or a sole storage
+                    mapped = settings.buffer_map.get(name, [])
+                    whole = mapped and all(n in point.device for n in mapped)
+                    covered.update(mapped if whole else [device_figure.name])
                 cells[name] = Cell(host_figure, device_figure)
             values = {n: point.values.get(n) for n in evaluation.varied}
             labels = [describe_value(v) for v in values.values()]
             grid.rows.append(Row(values, labels, cells))
-        grid.unmirrored = sorted(device_names - covered)
+        # a view of the device holds its tensors: nothing of it is left unmirrored
+        if grid.coverage.reason != VIEW:
+            grid.unmirrored = sorted(device_names - covered)
         grids.append(grid)
     # pairs that disagree first (stable: otherwise in the order the audit evaluated them)
     return sorted(grids, key=lambda grid: grid.mismatches == 0)
