@@ -6,6 +6,7 @@ was expected, which the CLI prints as one line and exits 2.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import functools
 import importlib.util
@@ -40,6 +41,7 @@ PACK_KEYS = (
     "dtypes",
     "matrix",
     "buffer-map",
+    "anchor-host",
     "flags",
     "switches",
     "runtime",
@@ -105,6 +107,11 @@ class Settings:
     default_dtypes: list[Any] = field(default_factory=list)
     matrix: dict[str, list[Any]] = field(default_factory=dict)
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
+    # host parameters receiving the tier's other host whose capacity the host copies
+    # (`anchor_host`), and the attributes of the stand-in built for it where the code's value
+    # is not known: {name: expression of config values and `tokens`} (evaluation/anchors.py)
+    anchor_params: list[str] = field(default_factory=list)
+    anchor_attributes: dict[str, str] = field(default_factory=dict)
     # platform probes (`is_hip()`) and environment switches (`ENGINE_X`): values to explore
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
@@ -431,12 +438,34 @@ def apply_pack(
             _expect(data[table], dict, f"{source}: {table}", "a table")
             merged = {**settings.engine_tables.get(table, {}), **data[table], "source": source}
             settings.engine_tables[table] = merged
+    anchor = data.get("anchor-host", {})
+    _expect(anchor, dict, f"{source}: anchor-host", "a table")
+    for key, value in anchor.items():
+        where = f"{source}: anchor-host.{key}"
+        if key == "parameters":
+            settings.anchor_params = _string_list(value, where)
+        elif key == "attributes":
+            _expect(value, dict, where, "a table of attribute = expression")
+            for name, text in value.items():
+                settings.anchor_attributes[name] = _expression(text, f"{where}.{name}")
+        else:
+            raise ConfigError(f"{source}: unknown key 'anchor-host.{key}'")
     buffer_map = data.get("buffer-map", {})
     _expect(buffer_map, dict, f"{source}: buffer-map", "a table of host name = [device names]")
     for host_name, device_names in buffer_map.items():
         settings.buffer_map[host_name] = _string_list(
             device_names, f"{source}: buffer-map.{host_name}"
         )
+
+
+def _expression(text: Any, where: str) -> str:
+    """A Python expression (an anchor host's attribute), checked to parse."""
+    _expect(text, str, where, "a Python expression as a string")
+    try:
+        ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise ConfigError(f"{where}: {text!r} is not a Python expression") from None
+    return text
 
 
 def _string_list_of_ints(value: Any, where: str) -> tuple[int, int]:

@@ -127,13 +127,14 @@ def measure(trees: list[Path]) -> dict:
 
 def pairs_compared(result) -> tuple[int, list[str], int]:
     """How many host/device pairs were compared (auditor/coverage.py, as every report counts
-    them); for the others, why not; and how many the host refuses at every point."""
+    them); for the others, why not; and how many are counted apart: refused by the host at
+    every point, or views of the device (no storage of their own)."""
     coverage = result.coverage
     missing = [
         f"{pair.title} ({pair.pairing[:60]}): {' '.join(pair.why.split())[:200]}"
         for pair in coverage.never_compared
     ]
-    return coverage.compared, missing, len(coverage.refused)
+    return coverage.compared, missing, len(coverage.refused) + len(coverage.views)
 
 
 def _reason_kind(reason: str) -> str:
@@ -169,7 +170,7 @@ def _percent(part: int, whole: int) -> str:
 
 def table(rows: list[dict]) -> str:
     header = (
-        "| release | files | device / host pools | pairs | pairs compared | refused by the host "
+        "| release | files | device / host pools | pairs | pairs compared | refused by the host or views "
         "| buffers resolved at every point "
         "| mem_cache buffers resolved | mem_cache pools built at no point | findings | wall "
         "| peak RSS |\n"

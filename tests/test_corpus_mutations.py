@@ -166,6 +166,26 @@ MUTATIONS = [
         "HiSparseDSATokenToKVPool",
         (132, 136),
     ),
+    Mutation(  # the host keeps the device's page-row slab as its `kv_buffer` (no shared name)
+        "MiniMax NVFP4 host rows lose the block scales (half the device's row width)",
+        "mem_cache/pool_host/minimax_m3_nvfp4.py",
+        "            dims = (self.layer_num, self.page_num, self.row_bytes)\n",
+        "            dims = (self.layer_num, self.page_num, self.row_bytes // 2)\n",
+        "LA001",
+        "MiniMaxM3Nvfp4MainKVPoolHost",
+        "MiniMaxM3Nvfp4MainKVPool",
+        (576, 1152),
+    ),
+    Mutation(  # its capacity comes from the KV host it is anchored on (a stand-in here)
+        "MiniMax sparse index-K host rows hold one head where the device keeps head_num",
+        MHA_HOST,
+        "            dims = (self.layer_num, self.size, self.head_num, self.head_dim)\n",
+        "            dims = (self.layer_num, self.size, self.head_dim)\n",
+        "LA001",
+        "MHATokenToKOnlyPoolHost",
+        "MHATokenToKOnlyPool",
+        (256, 2048),
+    ),
 ]
 
 
@@ -207,6 +227,7 @@ GROUPS = {
     "MLA host dtype": [2],
     "Ascend MLA device and host": [8, 9],
     "HiSparse index-K per slot": [10],
+    "MiniMax NVFP4 page rows, MiniMax index-K host": [11, 12],
 }
 
 
@@ -235,4 +256,4 @@ def test_kinds_of_bug_are_many() -> None:
     assert len(MUTATIONS) >= 8
     assert sorted(i for group in GROUPS.values() for i in group) == list(range(len(MUTATIONS)))
     assert len({m.code for m in MUTATIONS}) == 2  # LA001 and LA003
-    assert len({m.path for m in MUTATIONS}) >= 5
+    assert len({m.path for m in MUTATIONS}) >= 6

@@ -23,7 +23,8 @@ SUMMARY = "Host mirror buffer and device buffer disagree on bytes per token per 
 EXPLANATION = """\
 ## What it finds
 A buffer that a host (CPU) pool mirrors from a device (GPU) pool, paired by attribute name
-(or by the rule pack's `buffer-map`), whose bytes per token per layer differ at some config
+(or by the rule pack's `buffer-map`, or as each side's one storage when the host shares no name
+with the device), whose bytes per token per layer differ at some config
 point the code can reach. Both sides are computed from the pools' own formulas and dtypes, with
 real torch dtype sizes, across the rule pack's config matrix. A host is compared with the device
 pools its construction sites can receive (isinstance guards, declared types), built with each

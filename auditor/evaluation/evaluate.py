@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor.engines import post_build_hooks
+from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
 from auditor.evaluation.matrix import (
     Dimension,
@@ -289,7 +290,7 @@ class PoolEvaluator:
         if runnable(site):
             inferred = self.roles.inferred(site.host)
             varied = (inferred.tokens,) if inferred is not None and inferred.tokens else ()
-            run = run_site(site, interpreter, values, device, varied)
+            run = run_site(site, interpreter, values, device, varied, self.settings)
             if run.missed is None:
                 result.passed = sorted(run.passed)
                 for branch in run.branches:
@@ -297,6 +298,11 @@ class PoolEvaluator:
                         result.assumed.append(branch)
                 return run.host, run.reached
         arguments = self._site_arguments(site, interpreter, values, device)
+        for note in stand_in_anchors(
+            site.host, arguments, self.settings, interpreter, values, site.module, site.location
+        ):
+            if note not in result.assumed:
+                result.assumed.append(note)
         record = arguments.get(site.device_parameter) if site.via_record else None
         if is_unknown(record):  # what the host would be built from is not known: no host
             raise NotCompared(f"the record passed at {site.where()} is not known: {record.reason}")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.matrix import parameter_names
 from auditor.frontend.index import ClassInfo, FunctionInfo
 from auditor.interpret.control import Infeasible, SiteReached
@@ -31,6 +32,7 @@ from auditor.interpret.values import (
 if TYPE_CHECKING:  # a site is pairing's; running it reads its fields
     from auditor.evaluation.evaluate import Evaluation
     from auditor.pairing.sites import ConstructionSite
+    from auditor.settings import Settings
 
 
 @dataclass
@@ -116,6 +118,7 @@ def run_site(
     values: dict,
     device: Instance,
     varied: tuple[str, ...] = (),
+    settings: Settings | None = None,
 ) -> SiteRun:
     """Run the function holding the site with `device` as its pool parameter; parameters the
     config point has values for take them, the others their defaults (callers are not
@@ -125,11 +128,11 @@ def run_site(
     assert function is not None
     if function.node.params.posonly_params:
         return SiteRun(missed=f"{function.name}() has positional-only parameters")
-    run = _run(site, function, interpreter, values, device, varied, defaults=True)
+    run = _run(site, function, interpreter, values, device, varied, settings, defaults=True)
     if run.missed is None:
         return run
     # the defaults lead elsewhere (`if drafts:` with drafts=()): the callers' values decide
-    return _run(site, function, interpreter, values, device, varied, defaults=False)
+    return _run(site, function, interpreter, values, device, varied, settings, defaults=False)
 
 
 def _run(
@@ -139,6 +142,7 @@ def _run(
     values: dict,
     device: Instance,
     varied: tuple[str, ...],
+    settings: Settings | None,
     defaults: bool,
 ) -> SiteRun:
     pool = device_parameter(site, function)
@@ -176,7 +180,7 @@ def _run(
         return SiteRun(missed=f"{function.name}() did not reach the call")
     if not defaults:
         branches.insert(0, f"the callers' arguments to {function.name}() unknown")
-    return _construct(site, interpreter, values, reached, branches, varied)
+    return _construct(site, interpreter, values, reached, branches, varied, settings)
 
 
 def _construct(
@@ -186,6 +190,7 @@ def _construct(
     reached: SiteReached,
     branches: list[str],
     varied: tuple[str, ...],
+    settings: Settings | None = None,
 ) -> SiteRun:
     func = reached.func
     if is_unknown(func):
@@ -216,6 +221,10 @@ def _construct(
     for name in varied:
         if name in names and name in values:
             kwargs[name] = ConfigDependency(name)
+    if settings is not None:  # the tier's host the code passes, where it is not known
+        branches = branches + stand_in_anchors(
+            site.host, kwargs, settings, interpreter, values, site.module, site.location
+        )
     host = interpreter.instantiate(site.host, [], kwargs, site.location)
     return SiteRun(host=host, branches=branches, passed=sorted(kwargs), reached=read_so_far)
 
