@@ -448,3 +448,29 @@ def test_an_attribute_built_by_an_opaque_call_does_not_narrow(tmp_path):
     """`self.other = make(...)`: what it holds is not known, so the annotation's classes stay."""
     result = run(tmp_path, {"pkg/cache.py": HOLDER.replace("{attribute}", "other")})
     assert {d for _, d, _ in pairs(result)} == {"Dev", "DevWide", "DevNarrow"}
+
+
+def test_an_annotation_in_another_branch_does_not_type_a_plain_assignment(tmp_path):
+    """SGLang 0.5.23 `HiSparseCoordinator`: `self.pool = holder.main` then a host in one branch,
+    `self.pool: DevNarrow = holder` then a host in the other. The annotation types its own
+    branch's site only; before, it typed both and the first site paired nothing."""
+    result = run(
+        tmp_path,
+        {
+            "pkg/cache.py": """
+                from pkg.pools import DevNarrow, Host
+
+                class Coordinator:
+                    def __init__(self, holder, split: bool):
+                        if split:
+                            self.pool = holder.main
+                            self.host = Host(self.pool)
+                        else:
+                            self.pool: DevNarrow = holder
+                            self.host = Host(self.pool)
+            """
+        },
+    )
+    found = {(d, where) for _, d, where in pairs(result)}
+    assert {d for d, where in found if where == "cache.py:7"} == {"Dev", "DevWide", "DevNarrow"}
+    assert {d for d, where in found if where == "cache.py:10"} == {"DevNarrow"}

@@ -149,6 +149,8 @@ class _Binding:
 
     value: cst.BaseExpression
     guards: tuple[Guard, ...]
+    annotated: bool = False  # `name: T = value`
+    where: tuple[int, int] = (0, -1)  # (the block holding it, the statement's position there)
 
 
 class FunctionWalk:
@@ -163,9 +165,13 @@ class FunctionWalk:
         self.dict_unfollowed: dict[str, str] = {}
         # `a, b, c = f(...)`: each name -> (the call, its position in the returned tuple)
         self.unpacked: dict[str, list[tuple[cst.Call, int, tuple[Guard, ...]]]] = {}
+        # each call and assignment: (the block holding its statement, the position there)
+        self.call_where: dict[int, tuple[int, int]] = {}
+        self._where: tuple[int, int] = (0, -1)
 
     def block(self, statements, guards: tuple[Guard, ...]) -> None:
-        for statement in statements:
+        for position, statement in enumerate(statements):
+            self._where = (id(statements), position)
             if isinstance(statement, cst.If):
                 guards = self.if_chain(statement, guards)
             elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
@@ -209,19 +215,22 @@ class FunctionWalk:
         collector = _Calls()
         node.visit(collector)
         self.calls.extend((call, guards) for call in collector.calls)
+        self.call_where.update((id(call), self._where) for call in collector.calls)
 
     def simple(self, small: cst.BaseSmallStatement, guards: tuple[Guard, ...]) -> None:
         self.expression(small, guards)
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             self._unpack(small.targets[0].target, small.value, guards)
             target = code_of(small.targets[0].target)
-            self.assignments.setdefault(target, []).append(_Binding(small.value, guards))
+            binding = _Binding(small.value, guards, where=self._where)
+            self.assignments.setdefault(target, []).append(binding)
             self._dict_literal(target, small.value)
         elif isinstance(small, cst.AnnAssign):
             target = code_of(small.target)
             self.annotations[target] = small.annotation.annotation
             if small.value is not None:
-                self.assignments.setdefault(target, []).append(_Binding(small.value, guards))
+                binding = _Binding(small.value, guards, annotated=True, where=self._where)
+                self.assignments.setdefault(target, []).append(binding)
                 self._dict_literal(target, small.value)
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target = small.targets[0].target

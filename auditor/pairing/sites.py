@@ -15,6 +15,7 @@ import ast
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 
@@ -413,6 +414,11 @@ class SiteFinder:
         if text is None:
             return
         annotation = walk.annotations.get(text)
+        before = _binding_before(walk, site.call, text)
+        if annotation is not None and before is not None and not before.annotated:
+            # assigned without it just before the call (`self.pool = kvcache.main_pool`),
+            # annotated in another branch (`self.pool: DSAPool = kvcache`): not this one's type
+            annotation = None
         source = "annotation"
         if annotation is None and text in parameters and parameters[text].annotation is not None:
             annotation = parameters[text].annotation.annotation
@@ -449,6 +455,17 @@ class SiteFinder:
             if returns is not None:
                 site.declared = returns
                 site.declared_from = f"{text} = {callee.name}(...) -> {returns.name}"
+
+
+def _binding_before(walk: FunctionWalk, call: cst.Call, text: str) -> Any:
+    """The last assignment of `text` before the call's statement in the same block, if any."""
+    block, position = walk.call_where.get(id(call), (0, -1))
+    found = None
+    for binding in walk.assignments.get(text, []):
+        if binding.where[0] == block and binding.where[1] < position:
+            if found is None or binding.where[1] > found.where[1]:
+                found = binding
+    return found
 
 
 def _single_binding(walk: FunctionWalk, node: cst.BaseExpression) -> cst.BaseExpression:
