@@ -474,3 +474,31 @@ def test_an_annotation_in_another_branch_does_not_type_a_plain_assignment(tmp_pa
     found = {(d, where) for _, d, where in pairs(result)}
     assert {d for d, where in found if where == "cache.py:7"} == {"Dev", "DevWide", "DevNarrow"}
     assert {d for d, where in found if where == "cache.py:10"} == {"DevNarrow"}
+
+
+def test_a_host_typed_with_a_class_that_is_no_device_pool_is_said_not_dropped(tmp_path):
+    """SGLang 0.5.23 `QSAIndexerPoolHost(device_pool: QSATokenToKVPool)`: the device class
+    takes layer ids, not a layer count, so it is no device pool; the host was dropped without
+    a word. It is listed as not a host pool, with the reason."""
+    result = run(
+        tmp_path,
+        {
+            "pkg/sparse.py": """
+                import torch
+
+                class SparsePool:
+                    def __init__(self, size, layer_ids):
+                        self.kv_buffer = [torch.zeros((size, 8)) for _ in layer_ids]
+
+                class SparseHost:
+                    def __init__(self, device_pool: SparsePool):
+                        self.kv_buffer = torch.zeros((len(device_pool.kv_buffer), 8))
+
+                def build(pool):
+                    return SparseHost(pool)
+            """
+        },
+    )
+    assert not [p for p in result.catalog.pairs if p.host.name == "SparseHost"]
+    [(_, why)] = [(c, w) for c, w in result.catalog.not_hosts if c.name == "SparseHost"]
+    assert "names SparsePool, which is not a device pool" in why

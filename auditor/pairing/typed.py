@@ -101,6 +101,15 @@ def annotation_devices(
             ),
         )
     found = [c for c in index.all_subclasses(base) if c in devices]
+    if not found:  # said, never silently dropped: the class is not one the audit builds
+        return TypedDevices(
+            [],
+            _unpaired(
+                host,
+                f"annotation {annotation!r} names {base.name}, which is not a device pool "
+                "(nor a base of one): no token and layer counts to build it with",
+            ),
+        )
     return TypedDevices(found, f"annotation {annotation} on {owner.name}.__init__")
 
 
