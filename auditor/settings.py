@@ -42,6 +42,7 @@ PACK_KEYS = (
     "matrix",
     "buffer-map",
     "anchor-host",
+    "hosts",
     "flags",
     "switches",
     "runtime",
@@ -112,6 +113,9 @@ class Settings:
     # is not known: {name: expression of config values and `tokens`} (evaluation/anchors.py)
     anchor_params: list[str] = field(default_factory=list)
     anchor_attributes: dict[str, str] = field(default_factory=dict)
+    # `[hosts.<Class>]`: values the pairs of that host class (or a subclass) are evaluated
+    # at, replacing the pack's: a factory picks it only for some models (asymmetric heads)
+    hosts: dict[str, PlatformValues] = field(default_factory=dict)
     # platform probes (`is_hip()`) and environment switches (`ENGINE_X`): values to explore
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
@@ -438,6 +442,17 @@ def apply_pack(
             _expect(data[table], dict, f"{source}: {table}", "a table")
             merged = {**settings.engine_tables.get(table, {}), **data[table], "source": source}
             settings.engine_tables[table] = merged
+    hosts = data.get("hosts", {})
+    _expect(hosts, dict, f"{source}: hosts", "a table of host class name = values tables")
+    for name, values in hosts.items():
+        key = f"{source}: hosts.{name}"
+        if not name.isidentifier():
+            raise ConfigError(f"{key}: a class name, such as AsymmetricMHATokenToKVPoolHost")
+        _expect(values, dict, key, "a table (matrix, flags, switches, runtime)")
+        for value_key in values:
+            if value_key not in PLATFORM_VALUE_KEYS:
+                raise unknown_key(key, value_key, PLATFORM_VALUE_KEYS)
+        settings.hosts[name] = _platform_values(values, key)
     anchor = data.get("anchor-host", {})
     _expect(anchor, dict, f"{source}: anchor-host", "a table")
     for key, value in anchor.items():

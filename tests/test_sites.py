@@ -476,6 +476,56 @@ def test_an_annotation_in_another_branch_does_not_type_a_plain_assignment(tmp_pa
     assert {d for d, where in found if where == "cache.py:10"} == {"DevNarrow"}
 
 
+RECORDS = """
+    import torch
+
+    class Info:
+        def __init__(self, k):
+            self.k = k
+
+    class Dev:
+        def __init__(self, size, layer_num):
+            self.k_buffer = [torch.zeros((size, 64), dtype=torch.uint8) for _ in range(layer_num)]
+
+        def info(self):
+            return Info(self.k_buffer)
+
+    class DevPacked(Dev):
+        def __init__(self, size, layer_num):
+            self.k_buffer = [torch.zeros((size, 32), dtype=torch.uint8) for _ in range(layer_num)]
+
+    class RecordHost:
+        def __init__(self, buffer_info: Info):
+            self.k_buffer = torch.zeros((len(buffer_info.k), buffer_info.k[0].shape[0], 64))
+
+    class Coordinator:
+        def __init__(self, holder, split: bool):
+            if split:
+                self.pool = holder.main
+                self.host = RecordHost(buffer_info=self.pool.info())
+            else:
+                self.pool: DevPacked = holder
+                self.host = RecordHost(buffer_info=self.pool.info())
+"""
+
+
+def test_a_record_read_off_an_object_of_no_known_class_is_said_not_guessed(tmp_path):
+    """The same at a host built from the device's record (0.5.23 `HiSparseMHATokenToKVPoolHost`
+    from `kvcache.main_pool`): every pool making such a record would be a guess (DevPacked
+    would disagree; the code may never hand it over), so that site pairs nothing and says why;
+    the annotated branch keeps its type."""
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": RECORDS})
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    result = audit([tmp_path], settings)
+    assert {(p.device.name, p.site.location.line) for p in result.catalog.pairs} == {
+        ("DevPacked", 29)
+    }
+    [said] = [u for u in result.unresolved if "an object of no known class" in u.unknown.reason]
+    assert "self.pool = holder.main" in said.unknown.reason
+    assert said.unknown.location.line == 26
+
+
 def test_a_host_typed_with_a_class_that_is_no_device_pool_is_said_not_dropped(tmp_path):
     """SGLang 0.5.23 `QSAIndexerPoolHost(device_pool: QSATokenToKVPool)`: the device class
     takes layer ids, not a layer count, so it is no device pool; the host was dropped without

@@ -14,6 +14,7 @@ from auditor.evaluation.matrix import (
     Dimension,
     dimensions,
     explore,
+    host_values_of,
     parameter_names,
     platform_of,
 )
@@ -573,6 +574,8 @@ class PoolEvaluator:
         platform = platform_of(device_cls, self.settings)
         if platform is not None:
             dims.update(platform[1])
+        if host_cls is not None or site is not None:  # values a factory needs to pick it
+            dims.update(host_values_of(host_cls or site.host, self.settings))
         results: list[PointResult] = []
         read: set[str] = set()
         ran: dict[tuple, tuple[PointResult, set[str], set]] = {}  # a later round's repeats

@@ -142,6 +142,20 @@ def platform_of(cls: ClassInfo, settings: Settings) -> tuple[str, dict[str, Dime
     return None
 
 
+def host_values_of(cls: ClassInfo, settings: Settings) -> dict[str, Dimension]:
+    """The dimensions `[hosts.<Class>]` tables give the pairs of host `cls` (a table naming a
+    class of its MRO), replacing the pack's and the platform's: the values a factory needs to
+    pick this host (SGLang 0.5.23 builds its asymmetric MHA host only when K and V head
+    dimensions differ)."""
+    found: dict[str, Dimension] = {}
+    for klass in reversed(cls.mro()):
+        values = settings.hosts.get(klass.name)
+        if values is not None:
+            found.update((n, Dimension(n, tuple(v))) for n, v in values.matrix.items())
+            found.update(probe_dimensions(values))
+    return found
+
+
 def by_use(
     name: str, facts: Any, settings: Settings, cls: ClassInfo | None = None
 ) -> Dimension | None:

@@ -419,6 +419,14 @@ class SiteFinder:
             # assigned without it just before the call (`self.pool = kvcache.main_pool`),
             # annotated in another branch (`self.pool: DSAPool = kvcache`): not this one's type
             annotation = None
+            if site.via_record and not _narrowed(self.index, before.value, site, owner):
+                # every pool making such a record would be a guess: said, not paired
+                site.record_problem = (
+                    f"the device is {text} = {code_of(before.value)} here, an object of no "
+                    f"known class (the annotation {text}: {code_of(walk.annotations[text])} "
+                    "is another branch's)"
+                )
+                return
         source = "annotation"
         if annotation is None and text in parameters and parameters[text].annotation is not None:
             annotation = parameters[text].annotation.annotation
@@ -455,6 +463,15 @@ class SiteFinder:
             if returns is not None:
                 site.declared = returns
                 site.declared_from = f"{text} = {callee.name}(...) -> {returns.name}"
+
+
+def _narrowed(index: ProjectIndex, value: cst.BaseExpression, site, owner) -> bool:
+    """Does the code say which classes `value` can be (a class built there, or an attribute
+    whose owner builds known classes into it)?"""
+    if isinstance(value, cst.Attribute):
+        owners = subject_classes(code_of(value.value), site.guards, owner)
+        return bool(owners) and held_classes(index, owners, value.attr.value) is not None
+    return False
 
 
 def _binding_before(walk: FunctionWalk, call: cst.Call, text: str) -> Any:
