@@ -68,6 +68,9 @@ class ConstructionSite:
     substituted: dict = field(default_factory=dict, compare=False, repr=False)  # evaluate.py's memo
     via_record: bool = False  # the host takes a record of the device's buffers, not the device
     record_problem: str | None = None  # why the record's device pool is not known here
+    # why no device pool can be said to reach the site (read off an object of no known class
+    # where the annotation is another branch's): said, never every pool guessed
+    unknown_device: str | None = None
 
     def where(self) -> str:
         location = self.location
@@ -419,9 +422,9 @@ class SiteFinder:
             # assigned without it just before the call (`self.pool = kvcache.main_pool`),
             # annotated in another branch (`self.pool: DSAPool = kvcache`): not this one's type
             annotation = None
-            if site.via_record and not _narrowed(self.index, before.value, site, owner):
-                # every pool making such a record would be a guess: said, not paired
-                site.record_problem = (
+            if not _narrowed(self.index, before.value, site, owner):
+                # every pool the host's annotation admits would be a guess: said, not paired
+                site.unknown_device = (
                     f"the device is {text} = {code_of(before.value)} here, an object of no "
                     f"known class (the annotation {text}: {code_of(walk.annotations[text])} "
                     "is another branch's)"

@@ -116,6 +116,11 @@ class SitePairs:
                     for problem in site.problems
                 )
                 continue
+            if site.unknown_device is not None:
+                found.unresolved.append(
+                    Unknown(f"call site {site.where()}: {site.unknown_device}", site.location)
+                )
+                continue
             if site.via_record and site.record_problem is not None:
                 found.unresolved.append(
                     Unknown(f"call site {site.where()}: {site.record_problem}", site.location)
