@@ -79,3 +79,24 @@ def test_with_the_host_s_values_its_pairs_are_built_and_its_bug_reported(tmp_pat
     [finding] = result.findings
     assert (finding.host.class_name, finding.host.buffer) == ("AsymmetricHost", "v_buffer")
     assert "384 B/token/layer vs 256 B/token/layer" in finding.message
+
+
+def test_an_unmirrored_buffer_is_shown_at_the_pack_s_values_first(tmp_path):
+    """LA003 over every host of a device shows one figure: the pack's (head_dim 128: 32 B of
+    scales), not the one a host class is evaluated at on its own (192: 48 B)."""
+    scaled = POOLS.replace(
+        "            self.head_dim, self.v_head_dim = head_dim, v_head_dim\n\n        def info",
+        "            self.head_dim, self.v_head_dim = head_dim, v_head_dim\n"
+        "            self.k_scale_buffer = [torch.zeros((size, head_dim // 16), dtype=torch.float32)"
+        " for _ in range(layer_num)]\n\n        def info",
+    )
+    assert scaled != POOLS
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": scaled})
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    settings.matrix.update(head_dim=[128], v_head_dim=[128])
+    settings.hosts = {"AsymmetricHost": PlatformValues(matrix={"head_dim": [192]})}
+    result = audit([tmp_path], settings)
+    [unmirrored] = [f for f in result.findings if f.code == "LA003"]
+    assert "holds 32 B/token/layer" in unmirrored.message
+    assert {p["device_bytes_per_token"] for p in unmirrored.points} == {32, 48}
