@@ -12,6 +12,7 @@ code's own value is unknown, and the comparison says it assumed one.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import libcst as cst
@@ -74,8 +75,8 @@ def stand_in(
     frame_locals: dict = {}
     fields = {}
     for attribute, text in settings.anchor_attributes.items():
-        node = cst.parse_expression(text)
-        for name in _names(node):
+        node, names = _parsed(text)
+        for name in names:
             if name == "tokens":
                 frame_locals[name] = (
                     ConfigDependency(tokens)
@@ -92,7 +93,10 @@ def stand_in(
     return Record(KIND, fields)
 
 
-def _names(node: cst.CSTNode) -> set[str]:
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> tuple[cst.BaseExpression, frozenset[str]]:
+    """An attribute's expression and the names it reads: parsed once, not at every build."""
+    node = cst.parse_expression(text)
     found: set[str] = set()
 
     class Names(cst.CSTVisitor):
@@ -100,4 +104,4 @@ def _names(node: cst.CSTNode) -> set[str]:
             found.add(name.value)
 
     node.visit(Names())
-    return found
+    return node, frozenset(found)
