@@ -558,3 +558,57 @@ def test_a_host_typed_with_a_class_that_is_no_device_pool_is_said_not_dropped(tm
     assert not [p for p in result.catalog.pairs if p.host.name == "SparseHost"]
     [(_, why)] = [(c, w) for c, w in result.catalog.not_hosts if c.name == "SparseHost"]
     assert "names SparsePool, which is not a device pool" in why
+
+
+FLAGGED = """
+    from pkg.pools import Dev, DevNarrow, DevWide, Host
+
+    class Holder:
+        def __init__(self, size, layer_num, main_cls=Dev):
+            self.main = main_cls(size, layer_num)
+
+    class WideHolder(Holder):
+        def __init__(self, size, layer_num):
+            super().__init__(size, layer_num, main_cls=DevWide)
+
+    class Coordinator:
+        def __init__(self, holder, other):
+            self.is_held = isinstance(holder, {tested})
+            {between}
+            if self.is_held:
+                self.pool = holder.main
+                self.host = Host(self.pool)
+"""
+
+
+def flagged(root: Path, tested: str = "Holder", between: str = "pass") -> AuditResult:
+    text = FLAGGED.replace("{tested}", tested).replace("{between}", between)
+    return run(root, {"pkg/cache.py": text})
+
+
+def test_a_flag_holding_an_isinstance_test_guards_and_a_class_parameter_is_followed(tmp_path):
+    """SGLang 0.5.23 `HiSparseCoordinator`: `self.is_m3 = isinstance(kvcache, SparsePool)`,
+    then `if self.is_m3: self.pool = kvcache.main_pool`, the main pool built as
+    `main_pool_cls(...)`, a parameter whose default subclasses replace. The device is the
+    default or what a subclass passes: never DevNarrow, which nothing builds into `main`."""
+    result = flagged(tmp_path)
+    assert {(h, d) for h, d, _ in pairs(result)} == {("Host", "Dev"), ("Host", "DevWide")}
+    [finding] = [f for f in result.findings if "cache.py" in f.pairing]
+    assert finding.device.class_name == "DevWide"  # 64 vs 128: a real disagreement
+    pair = next(p for p in result.catalog.pairs if p.device.name == "Dev")
+    assert "holder.main holds Dev | DevWide" in pair.evidence.text()
+
+
+def test_a_flag_on_a_subclass_takes_what_that_subclass_passes(tmp_path):
+    result = flagged(tmp_path, tested="WideHolder")
+    assert {d for _, d, _ in pairs(result)} == {"DevWide"}
+
+
+def test_a_flag_is_dropped_when_it_or_what_it_tests_is_bound_again(tmp_path):
+    """Bound again before the test (the flag, or the object it tested), the flag says nothing
+    of the object at the site: no narrowing, so every pool the host's annotation admits is
+    paired there, as for any device read off an object of no known class."""
+    for between in ("holder = other", "self.is_held = bool(other)"):
+        result = flagged(tmp_path / between.split()[0], between=between)
+        assert {d for _, d, _ in pairs(result)} == {"Dev", "DevWide", "DevNarrow"}, between
+        assert not any("holds" in p.evidence.text() for p in result.catalog.pairs), between

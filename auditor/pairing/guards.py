@@ -52,15 +52,24 @@ def type_subject(node: cst.BaseExpression) -> cst.BaseExpression | None:
     return None
 
 
-def guards_of(scope: FunctionScope, test: cst.BaseExpression) -> tuple[list[Guard], list[Guard]]:
-    """(facts when `test` is true, facts when it is false); only isinstance/type facts."""
+def guards_of(
+    scope: FunctionScope,
+    test: cst.BaseExpression,
+    flags: dict[str, cst.BaseExpression] | None = None,
+) -> tuple[list[Guard], list[Guard]]:
+    """(facts when `test` is true, facts when it is false); only isinstance/type facts.
+
+    `flags` maps a name or attribute to the test it was assigned earlier in the same function
+    (`self.is_sparse = isinstance(kv, SparsePool)`): `if self.is_sparse:` tests that."""
     text = code_of(test)
+    if flags and text in flags:
+        return guards_of(scope, flags[text])
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        true, false = guards_of(scope, test.expression)
+        true, false = guards_of(scope, test.expression, flags)
         return false, true
     if isinstance(test, cst.BooleanOperation):
-        left_true, left_false = guards_of(scope, test.left)
-        right_true, right_false = guards_of(scope, test.right)
+        left_true, left_false = guards_of(scope, test.left, flags)
+        right_true, right_false = guards_of(scope, test.right, flags)
         if isinstance(test.operator, cst.And):
             return left_true + right_true, []
         # `a or b`: false means both false; true gives a union when both test the same subject
@@ -168,6 +177,9 @@ class FunctionWalk:
         # each call and assignment: (the block holding its statement, the position there)
         self.call_where: dict[int, tuple[int, int]] = {}
         self._where: tuple[int, int] = (0, -1)
+        # a name or attribute assigned an isinstance/type test, while what it tests is not
+        # reassigned: `if flag:` holds that test's facts
+        self.flags: dict[str, cst.BaseExpression] = {}
 
     def block(self, statements, guards: tuple[Guard, ...]) -> None:
         for position, statement in enumerate(statements):
@@ -197,7 +209,7 @@ class FunctionWalk:
     def if_chain(self, node: cst.If, guards: tuple[Guard, ...]) -> tuple[Guard, ...]:
         """Walk an if/elif/else chain; return the guards that hold after it."""
         self.expression(node.test, guards)
-        true, false = guards_of(self.scope, node.test)
+        true, false = guards_of(self.scope, node.test, self.flags)
         self.block(node.body.body, guards + tuple(true))
         rest = guards + tuple(false)
         if isinstance(node.orelse, cst.If):
@@ -225,6 +237,7 @@ class FunctionWalk:
             binding = _Binding(small.value, guards, where=self._where)
             self.assignments.setdefault(target, []).append(binding)
             self._dict_literal(target, small.value)
+            self._flag(target, small.value)
         elif isinstance(small, cst.AnnAssign):
             target = code_of(small.target)
             self.annotations[target] = small.annotation.annotation
@@ -258,6 +271,17 @@ class FunctionWalk:
                         self.dict_keys[name].update(_literal_dict(arg.value))
                     else:
                         self.dict_unfollowed[name] = f"{code_of(call)} is not followed"
+
+    def _flag(self, target: str, value: cst.BaseExpression) -> None:
+        """Remember `flag = isinstance(x, C)` (its first binding in the function); forget a
+        flag bound again, or testing what `target` rebinds."""
+        for name, test in list(self.flags.items()):
+            subjects = {g.subject for g in guards_of(self.scope, test)[0]}
+            if name == target or any(s == target or s.startswith(f"{target}.") for s in subjects):
+                del self.flags[name]
+        true, false = guards_of(self.scope, value)
+        if (true or false) and len(self.assignments.get(target, ())) == 1:
+            self.flags[target] = value  # its only binding so far: no other value reaches a test
 
     def _unpack(self, target, value: cst.BaseExpression, guards: tuple[Guard, ...]) -> None:
         """Remember `a, b = f(...)`: a helper returning (class, record, kwargs) chooses them."""

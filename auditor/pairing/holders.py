@@ -27,6 +27,7 @@ def held_classes(
     classes: list[ClassInfo] = []
     seen: set[int] = set()
     related: list[ClassInfo] = []
+    runtime = [c for owner in owners for c in (owner, *index.all_subclasses(owner))]
     for owner in owners:
         for cls in [*owner.mro(), *index.all_subclasses(owner)]:
             if id(cls) not in seen:
@@ -38,7 +39,7 @@ def held_classes(
         for statement in cls.node.body.body:
             if not isinstance(statement, cst.FunctionDef):
                 continue
-            found = _constructed_in(index, cls, statement, attribute)
+            found = _constructed_in(index, cls, statement, attribute, runtime)
             if found is None:
                 return None
             classes.extend(c for c in found if c not in classes)
@@ -46,7 +47,11 @@ def held_classes(
 
 
 def _constructed_in(
-    index: ProjectIndex, cls: ClassInfo, function: cst.FunctionDef, attribute: str
+    index: ProjectIndex,
+    cls: ClassInfo,
+    function: cst.FunctionDef,
+    attribute: str,
+    runtime: list[ClassInfo],
 ) -> list[ClassInfo] | None:
     """Classes one method constructs into `self.<attribute>`; None if an assignment is opaque."""
     if f"self.{attribute}" not in cls.module.parsed.code(function):
@@ -67,6 +72,12 @@ def _constructed_in(
             continue
         local = code_of(value.func)
         bindings = walk.assignments.get(local, [])
+        if not bindings and local not in names.names:
+            passed = _parameter_classes(index, cls, function, scope, local, runtime)
+            if passed is None:
+                return None
+            found.extend(passed)
+            continue
         if not bindings or local not in names.names:
             return None
         for bound in bindings:
@@ -75,6 +86,74 @@ def _constructed_in(
                 return None
             found.append(chosen)
     return found
+
+
+def _parameter_classes(
+    index: ProjectIndex,
+    cls: ClassInfo,
+    function: cst.FunctionDef,
+    scope: FunctionScope,
+    name: str,
+    runtime: list[ClassInfo],
+) -> list[ClassInfo] | None:
+    """A class taken as a parameter (`main_pool_cls=MHAPool`), for each class the object can
+    be: what the nearest subclass between it and `cls` passes for it
+    (`super().__init__(main_pool_cls=FP4Pool)`), else the default. None when the default is no
+    class, or a subclass passes something else. (A caller constructing the class itself with
+    another class is not searched for.)"""
+    parameter = next(
+        (
+            p
+            for p in (*function.params.params, *function.params.kwonly_params)
+            if p.name.value == name
+        ),
+        None,
+    )
+    if parameter is None or parameter.default is None or dotted(parameter.default) is None:
+        return None
+    default = scope.resolve_class(parameter.default)
+    if default is None:
+        return None
+    found: list[ClassInfo] = []
+    for actual in runtime:
+        mro = actual.mro()
+        if cls not in mro:
+            continue
+        chosen: ClassInfo | None = default
+        for between in mro[: mro.index(cls)]:
+            passed = _passes(index, between, name)
+            if passed is False:
+                continue
+            chosen = passed
+            break
+        if chosen is None:
+            return None
+        if chosen not in found:
+            found.append(chosen)
+    return found
+
+
+def _passes(index: ProjectIndex, cls: ClassInfo, name: str) -> ClassInfo | None | bool:
+    """The class `cls`'s own methods pass as `name=` (False: none passed; None: not a class)."""
+    if f"{name}=" not in cls.module.parsed.code(cls.node):
+        return False
+    scope = FunctionScope(index, cls.module, {})
+    for call in _calls(cls.node):
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == name:
+                return scope.resolve_class(arg.value) if dotted(arg.value) else None
+    return False
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    calls: list[cst.Call] = []
+
+    class _Visitor(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            calls.append(call)
+
+    node.visit(_Visitor())
+    return calls
 
 
 def subject_classes(

@@ -445,6 +445,8 @@ class SiteFinder:
         values = [b.value for b in walk.assignments.get(text, [])]
         device_node = site.arguments.get(site.device_parameter)
         read = values[0] if len(values) == 1 else device_node if not values else None
+        if before is not None:  # assigned just before the call: that value reaches it
+            read = before.value
         if isinstance(read, cst.Attribute):  # the device is an attribute of another object
             owners = subject_classes(code_of(read.value), site.guards, owner)
             held = held_classes(self.index, owners, read.attr.value) if owners else None
