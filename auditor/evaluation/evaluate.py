@@ -18,7 +18,13 @@ from auditor.evaluation.matrix import (
     parameter_names,
     platform_of,
 )
-from auditor.evaluation.measure import BufferFigure, held_from, looks_like_buffer, measure
+from auditor.evaluation.measure import (
+    BufferFigure,
+    held_from,
+    looks_like_buffer,
+    measure,
+    row_counts,
+)
 from auditor.evaluation.roles import RoleBook
 from auditor.evaluation.site_run import (
     OtherHost,
@@ -233,8 +239,21 @@ class PoolEvaluator:
             builds, host_cls, roles.tokens(host_cls), roles.layers(host_cls), roles.block(host_cls)
         )
         if id(host_cls) in roles.hosts and roles.inferred(host_cls) is None:
-            why = Unknown(  # seen by behaviour: nothing says how many tokens it holds
-                f"host {host_cls.name}: no parameter or attribute was found to count its tokens",
+            # seen by behaviour, nothing says how many tokens it holds: per row, where every
+            # buffer grows along one dimension with the device's tokens (the slots the code
+            # indexes), else unresolved
+            rows = row_counts(builds)
+            if rows is not None:
+                counted = [(b[0], n, b[2]) for b, n in zip(builds, rows[0])]
+                figures = measure(counted, host_cls, [], roles.layers(host_cls))
+                note = f"; per row (the host names no token count: its rows, {rows[1]})"
+                return {
+                    n: replace(f, arithmetic=f.arithmetic + note) if f.resolved else f
+                    for n, f in figures.items()
+                }
+            why = Unknown(
+                f"host {host_cls.name}: no parameter or attribute was found to count its "
+                "tokens, and its buffers do not grow along one dimension with the device's",
                 host_cls.location,
             )
             figures = {n: replace(f, unknown=why, arithmetic="") for n, f in figures.items()}

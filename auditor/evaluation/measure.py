@@ -168,6 +168,46 @@ def _plainness(name: str) -> tuple[bool, bool, int]:
     return (name.startswith("_"), not looks_like_buffer(name), len(name.lstrip("_")))
 
 
+def row_counts(builds: list[tuple[Instance, int, int]]) -> tuple[list[int], str] | None:
+    """The rows each build holds, for a pool that names no token count (a host sizing itself
+    `int(len(device.kv[0]) * ratio)`): in two builds of the same layer count at different
+    token counts, the one dimension of every buffer tensor that differs; each build's rows are
+    that dimension's length, the same in all its tensors. None when the tensors do not agree
+    on one such dimension: then nothing says what a row is.
+
+    Returns the counts and a description of the dimension."""
+    found = [buffers_of(instance) for instance, _, _ in builds]
+    counts: list[int | None] = [None] * len(builds)
+    axes: set[int] = set()
+    for i, (_, tokens, layers) in enumerate(builds):
+        partner = next(
+            (j for j, (_, t, n) in enumerate(builds) if n == layers and t != tokens), None
+        )
+        if partner is None:
+            return None
+        for name, tensors in found[i].items():
+            others = found[partner].get(name)
+            if is_unknown(tensors) or others is None or is_unknown(others):
+                return None
+            if len(tensors) != len(others):
+                return None
+            for mine, theirs in zip(tensors, others):
+                if len(mine.shape) != len(theirs.shape):
+                    return None
+                differ = [k for k, (a, b) in enumerate(zip(mine.shape, theirs.shape)) if a != b]
+                if len(differ) != 1:
+                    return None
+                rows = mine.shape[differ[0]]
+                if counts[i] not in (None, rows) or rows <= 0:
+                    return None
+                counts[i] = rows
+                axes.add(differ[0])
+    if None in counts or not axes:
+        return None
+    where = f"dimension {sorted(axes)[0]}" if len(axes) == 1 else "one dimension of each tensor"
+    return [c for c in counts if c is not None], where
+
+
 def count_of(instance: Instance, names: list[str], fallback: int) -> int:
     for name in names:
         value = instance.attrs.get(name)

@@ -502,6 +502,8 @@ def _len(args: list, kwargs: dict, ctx: CallContext):
         return len(args[0])
     if args and is_unknown(args[0]):
         return args[0]
+    if args and isinstance(args[0], Tensor) and args[0].shape:
+        return args[0].shape[0]  # torch: the length of the first dimension
     return ctx.unknown("len() of a value the interpreter does not model")
 
 
