@@ -236,6 +236,14 @@ def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> Evaluatio
         held = sorted({n for p in feasible for n in p.held})
         detail = f"it holds the device's own tensors ({', '.join(held)}) and no storage of its own"
         return EvaluationCoverage(*counts, VIEW, detail)
+    unresolved_host = next(
+        (f"{n}: {f.unknown.reason}" for p in feasible for n, f in p.host.items() if not f.resolved),
+        None,
+    )
+    if not candidates and unresolved_host is not None:
+        # which host buffer mirrors which cannot be said while one is not known (a mirror
+        # under other names is matched by what its storage holds: wording._sole_storage)
+        return EvaluationCoverage(*counts, HOST_UNRESOLVED, unresolved_host)
     if not candidates:
         host = sorted({n for p in feasible for n in p.host})
         device = sorted({n for p in feasible for n in p.device})

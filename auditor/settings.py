@@ -105,6 +105,9 @@ class Settings:
     # a device pool taking one of these holds some buffers per slot, `size * ratio` of them
     # (HiSparse's index-K): such a buffer is measured per slot (evaluation/slots.py)
     slot_ratio_params: list[str] = field(default_factory=list)
+    # a pool taking one of these gets the ids of the layers it holds (a list), not a count:
+    # built with `list(range(layers))` (0.5.23's QSA pool, `full_attention_layer_ids`)
+    layer_id_params: list[str] = field(default_factory=list)
     default_dtypes: list[Any] = field(default_factory=list)
     matrix: dict[str, list[Any]] = field(default_factory=dict)
     buffer_map: dict[str, list[str]] = field(default_factory=dict)
@@ -144,6 +147,17 @@ class Settings:
     warnings: list[str] = field(default_factory=list)  # printed as one line each
     # an engine's own table of the packs (Engine.table), merged, unchecked: its stage reads it
     engine_tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def layer_names(self) -> list[str]:
+        """The parameters that count layers: a count (`layers`) or a list of layer ids."""
+        return [
+            *self.layer_params,
+            *(n for n in self.layer_id_params if n not in self.layer_params),
+        ]
+
+    def layer_value(self, name: str, layers: int) -> Any:
+        """What a layer parameter is given at a build of `layers` layers."""
+        return list(range(layers)) if name in self.layer_id_params else layers
 
 
 @dataclass(frozen=True)
@@ -411,6 +425,8 @@ def apply_pack(
             settings.buffer_info_params = _string_list(value, where)
         elif key == "slot-ratio":
             settings.slot_ratio_params = _string_list(value, where)
+        elif key == "layer-ids":
+            settings.layer_id_params = _string_list(value, where)
         elif key in ("token-counts", "layer-counts"):
             counts = _string_list_of_ints(value, where)
             if key == "token-counts":

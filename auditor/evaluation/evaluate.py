@@ -172,12 +172,18 @@ def each_count(*sides: list[tuple[Any, Any, int]]) -> tuple[list[tuple[Any, int,
 
 
 def with_counts(
-    values: dict, token_names: list[str], tokens: Any, layer_names: list[str], layers: int
+    values: dict,
+    token_names: list[str],
+    tokens: Any,
+    layer_names: list[str],
+    layers: int,
+    ids: frozenset[str] = frozenset(),
 ) -> dict:
-    """A point's values with its token and layer count parameters set for one build."""
+    """A point's values with its token and layer count parameters set for one build (those
+    in `ids` take the layers' ids, `list(range(layers))`)."""
     full = dict(values)
     full.update({name: tokens for name in token_names})
-    full.update({name: layers for name in layer_names})
+    full.update({name: list(range(layers)) if name in ids else layers for name in layer_names})
     return full
 
 
@@ -197,6 +203,7 @@ class PoolEvaluator:
         self.settings = settings
         self.limits = limits
         self.roles = roles if roles is not None else RoleBook(index, settings)
+        self._ids = frozenset(settings.layer_id_params)  # layer parameters given as id lists
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
         self.point_demands: set[tuple[str, Any]] = set()  # of the point running
         self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
@@ -398,10 +405,12 @@ class PoolEvaluator:
             as_lanes = type(tokens) is TokenLanes
             if as_lanes:
                 state.watch.start(state)  # what the builds before it left: left as it is
-            full = with_counts(values, token_names, tokens, layer_names, layers)
+            full = with_counts(values, token_names, tokens, layer_names, layers, self._ids)
             first = not device_builds
             if first:  # decided before any host at an earlier evaluation: not run again
-                keyed = with_counts(values, token_names, first_tokens, layer_names, layers)
+                keyed = with_counts(
+                    values, token_names, first_tokens, layer_names, layers, self._ids
+                )
                 replay = self._replay(device_cls, call, host_of, keyed, site)
                 if replay is not None:
                     result.infeasible, replayed_reads, device_built = replay
@@ -507,7 +516,7 @@ class PoolEvaluator:
         builds: list[tuple[Instance, Any, int]] = []
         for tokens, layers, _ in build_plan(self.settings, plan):
             as_lanes = type(tokens) is TokenLanes
-            full = with_counts(values, token_names, tokens, layer_names, layers)
+            full = with_counts(values, token_names, tokens, layer_names, layers, self._ids)
             interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
             try:
                 builds.append((self._build(device_cls, interpreter, full), tokens, layers))

@@ -75,9 +75,10 @@ def dimensions(
     found = probe_dimensions(settings)
     fixed = (
         set(settings.token_params)
-        | set(settings.layer_params)
+        | set(settings.layer_names())
         | set(settings.device_pool_params)
         | set(settings.buffer_info_params)
+        | set(settings.anchor_params)  # a host pool: the code's, or a stand-in (anchors.py)
     )
     for cls in classes:
         code = cls.module.parsed.code

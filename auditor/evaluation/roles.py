@@ -99,7 +99,7 @@ class RoleBook:
         candidates = facts.range_roots
         if not candidates or self.named_device(cls):
             return None
-        hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_params)
+        hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
         if infer_roles(facts, *hints) is not None:
             return None
         roots = {
@@ -153,7 +153,7 @@ class RoleBook:
         names = parameter_names(cls)
         settings = self.settings
         return any(n in settings.token_params for n in names) and any(
-            n in settings.layer_params for n in names
+            n in settings.layer_names() for n in names
         )
 
     def named(self, cls: ClassInfo) -> bool:
@@ -175,7 +175,10 @@ class RoleBook:
                 facts = own if own is not None and own.objects else None
             if facts is not None:
                 host = self.hosts.get(id(cls))
-                hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_params)
+                hints = (
+                    frozenset(self.settings.token_params),
+                    frozenset(self.settings.layer_names()),
+                )
                 roles = infer_roles(
                     facts, *hints, layers_from=host.parameter if host is not None else None
                 )
@@ -202,7 +205,7 @@ class RoleBook:
         return names
 
     def layers(self, cls: ClassInfo | None) -> list[str]:
-        names = list(self.settings.layer_params)
+        names = list(self.settings.layer_names())
         if cls is None:
             return names
         roles = self.inferred(cls)

@@ -186,7 +186,7 @@ _CLASS_NAME = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.MULTILINE)
 def pool_words(settings) -> set[str]:
     """The `__init__` parameter names that make a class a possible pool (pairing/catalog.py)."""
     return (
-        set(settings.layer_params)
+        set(settings.layer_names())
         | set(settings.device_pool_params)
         | set(settings.buffer_info_params)
     )

@@ -19,6 +19,7 @@ from auditor.interpret.values import (
     BoundBuiltin,
     ClassRef,
     DefaultDict,
+    DeviceText,
     ExternalRef,
     FunctionRef,
     Instance,
@@ -322,6 +323,11 @@ def instance_of(obj: Any, option: Any, ctx: CallContext) -> bool | None:
             return dtypes.is_dtype(obj)
         if option.name == "torch.Tensor":
             return isinstance(obj, Tensor)
+        if option.name == "torch.device":
+            if isinstance(obj, DeviceText):
+                return True
+            simple = isinstance(obj, (*SIMPLE, tuple, list, dict, Tensor))
+            return False if simple or dtypes.is_dtype(obj) else None
     return None
 
 
@@ -356,8 +362,17 @@ def _finfo(kind: str) -> Callable:
     return run
 
 
-def _identity_first(args: list, kwargs: dict, ctx: CallContext):
-    return args[0] if args else ctx.unknown("expected one argument")
+def _device(args: list, kwargs: dict, ctx: CallContext):
+    """`torch.device("cuda")`, `torch.device("cuda", 0)`: its text (values.DeviceText)."""
+    if not args or is_unknown(args[0]):
+        return args[0] if args else ctx.unknown("torch.device() without a device")
+    if isinstance(args[0], str) and ":" not in args[0] and len(args) == 2:
+        if isinstance(args[1], int) and not isinstance(args[1], bool):
+            return DeviceText(f"{args[0]}:{args[1]}")
+        return ctx.unknown("torch.device() with an index not modelled")
+    if isinstance(args[0], str) and len(args) == 1:
+        return DeviceText(args[0])
+    return ctx.unknown("torch.device() of a value not modelled")
 
 
 def unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
@@ -622,7 +637,7 @@ FUNCTIONS: dict[str, Callable] = {
     "math.gcd": _numeric(math.gcd, "math.gcd"),
     "triton.cdiv": _cdiv,
     "torch.Size": _to_tuple,
-    "torch.device": _identity_first,
+    "torch.device": _device,
     "torch.tensor": _tensor_from_data,
     "torch.finfo": _finfo("finfo"),
     "torch.iinfo": _finfo("iinfo"),
@@ -711,7 +726,8 @@ def value_attribute(value: Any, name: str, location: Location):
         if name == "nbytes":
             return value.nbytes
         if name == "device" and value.device is not None:
-            return value.device
+            device = value.device
+            return DeviceText(device) if type(device) is str else device
         return BoundBuiltin(value, name)
     if isinstance(value, str) and name == "type":  # torch.device is modelled as its text
         return value.split(":", 1)[0]

@@ -109,6 +109,14 @@ class Tensor:
     metadata: bool = False  # built from data (`torch.tensor([ptr, ...])`): a table, not a buffer
 
 
+class DeviceText(str):
+    """A `torch.device`, modelled as its text ("cpu", "cuda:0"): a tensor's `.device` and
+    `torch.device(...)` give one, so `isinstance(x, torch.device)` is decided (a plain text,
+    as passed by the code for `device="cpu"`, is no torch.device)."""
+
+    __slots__ = ()
+
+
 @dataclass(eq=False)
 class Instance:
     """An object of an audited class, built by the interpreter."""

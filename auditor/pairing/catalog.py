@@ -121,7 +121,7 @@ def _pools(
     taking a device pool that allocate none (not mirrors: they stage or broadcast its data)."""
     concrete = [c for c in classes if not c.is_abstract()]
     devices = [c for c in concrete if is_device_pool(c, settings, book)]
-    counts = frozenset(settings.token_params) | frozenset(settings.layer_params)
+    counts = frozenset(settings.token_params) | frozenset(settings.layer_names())
     counts |= {name for d in devices for name in book.tokens(d) + book.layers(d)}
     device_buffers: set[str] = set(settings.buffer_map)
     for device in devices:

@@ -339,7 +339,12 @@ class DeclaredHostEvaluator(PoolEvaluator):
         for combo in itertools.islice(combos, PROBE_POINTS):
             values = dict(zip(dims, combo))
             values.update({name: settings.token_counts[0] for name in settings.token_params})
-            values.update({name: settings.layer_counts[0] for name in settings.layer_params})
+            values.update(
+                {
+                    n: settings.layer_value(n, settings.layer_counts[0])
+                    for n in settings.layer_names()
+                }
+            )
             interpreter = Interpreter(self.index, ConfigPoint(values), self.limits)
             try:
                 built = self._build(device, interpreter, values)

@@ -42,7 +42,7 @@ def is_device_pool(cls: ClassInfo, settings: Settings, book: RoleBook | None = N
         return False
     names = parameter_names(cls)
     if any(n in settings.token_params for n in names) and any(
-        n in settings.layer_params for n in names
+        n in settings.layer_names() for n in names
     ):
         return True
     return book is not None and book.inferred(cls) is not None
