@@ -186,6 +186,17 @@ MUTATIONS = [
         "MHATokenToKOnlyPool",
         (256, 2048),
     ),
+    Mutation(
+        # paired through its production path since session 13 (a pool given layer ids)
+        "QSA indexer host counts compressed groups as tokens (4x the device's bytes per token)",
+        "mem_cache/pool_host/qsa.py",
+        "            slot_page_size=page_size,\n",
+        "            slot_page_size=page_size // ratio,\n",
+        "LA001",
+        "QSAIndexerPoolHost",
+        "QSATokenToKVPool",
+        (256, 64),
+    ),
 ]
 
 
@@ -228,6 +239,7 @@ GROUPS = {
     "Ascend MLA device and host": [8, 9],
     "HiSparse index-K per slot": [10],
     "MiniMax NVFP4 page rows, MiniMax index-K host": [11, 12],
+    "QSA indexer host pages": [13],
 }
 
 

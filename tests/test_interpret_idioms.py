@@ -442,3 +442,35 @@ def test_an_enum_option_is_the_code_s_own_member_or_unknown(tmp_path, text, modu
         assert built["mode"].attrs["name"] == "PACKED"
     else:
         assert_unknown(built["mode"], reason)
+
+
+def test_a_tensor_device_is_a_torch_device_and_a_text_is_not(tmp_path):
+    """0.5.23's paged host: `_alloc_key = self.gpu_device.type if isinstance(self.gpu_device,
+    torch.device) else str(self.gpu_device)`. A tensor's `.device` and `torch.device(...)` are
+    torch devices (modelled as their text); a text passed as `device="cpu"` is not. As torch
+    itself answers, checked against it below."""
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                import torch
+
+                class Pool:
+                    def __init__(self, size, layer_num, device="cpu"):
+                        self.k_buffer = [torch.zeros((size, 4), device=device) for _ in range(layer_num)]
+                        gpu = self.k_buffer[0].device
+                        self.from_tensor = isinstance(gpu, torch.device)
+                        self.from_text = isinstance(device, torch.device)
+                        self.made = isinstance(torch.device("cuda", 1), torch.device)
+                        self.text = str(torch.device("cuda", 1))
+                        self.key = gpu.type if isinstance(gpu, torch.device) else str(gpu)
+            """
+        },
+    )
+    built = build(index, "Pool", {"size": 8, "layer_num": 2})
+    real = torch.zeros((8, 4), device="cpu").device
+    assert built["from_tensor"] is isinstance(real, torch.device) is True
+    assert built["from_text"] is isinstance("cpu", torch.device) is False
+    assert built["made"] is True
+    assert built["text"] == str(torch.device("cuda", 1)) == "cuda:1"
+    assert built["key"] == real.type == "cpu"

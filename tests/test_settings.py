@@ -160,6 +160,7 @@ def test_unknown_key_names_the_file_and_the_key(tmp_path, table, key):
         ('rule-packs = "sglang"', "rule-packs", "list of strings"),
         ("[tool.layout-audit.parameters]\ntokens = 'size'", "parameters.tokens", "list"),
         ("[tool.layout-audit.parameters]\ntoken-counts = [5, 5]", "token-counts", "two"),
+        ("[tool.layout-audit.parameters]\nlayer-ids = 'ids'", "parameters.layer-ids", "list"),
         ("[tool.layout-audit.parameters]\nlayer-counts = [1, -2]", "layer-counts", "positive"),
         ("[tool.layout-audit.parameters]\nlayer-counts = [true, 2]", "layer-counts", "integers"),
         ("parameters = 3", "parameters", "table"),

@@ -212,3 +212,43 @@ def test_the_first_of_the_callers_pools_with_the_rest_taken_empty(tmp_path):
     assert "rest taken empty (first the only pool of pools)" in finding.message
     fixed = run(tmp_path / "fixed", build.replace("WIDTH", "first.width"))
     assert la001(fixed) == [] and compared(fixed) == {("Host", "Dev"), ("Host", "WideDev")}
+
+
+EXTRAS = """
+    import torch
+
+    from pkg.pools import Dev
+
+    class ExtraHost:
+        def __init__(self, device_pool: Dev, extras=DEFAULT):
+            pools = (device_pool, *extras) if extras is not None else (device_pool,)
+            self.size = device_pool.size
+            self.kv_buffer = [
+                torch.zeros((self.size, WIDTH), dtype=torch.uint8)
+                for pool in pools
+                for _ in pool.kv_buffer
+            ]
+
+    def build(kv: Dev, params):
+        return ExtraHost(kv, extras=params.drafts)
+"""
+
+
+def test_extras_the_callers_pass_are_taken_as_an_empty_default_and_said(tmp_path):
+    """0.5.23's QSA indexer host: `mtp_draft_device_pools=qsa_draft_pools`, read off `params`
+    (the callers'): the host defaults it to `()`, the case without draft pools. Taken so, the
+    pair is compared and says what it assumed; a host whose default is not an empty sequence
+    keeps the argument unknown."""
+    build = EXTRAS.replace("DEFAULT", "()")
+    result = run(tmp_path / "buggy", build.replace("WIDTH", "32"))
+    assert ("ExtraHost", "Dev") in compared(result)
+    [finding] = [f for f in result.findings if f.device.class_name == "Dev"]
+    assert (finding.host.bytes_per_token, finding.device.bytes_per_token) == (32, 64)
+    assert "extras: the callers' value not known, taken as its default (empty)" in finding.message
+    fixed = run(tmp_path / "fixed", build.replace("WIDTH", "64"))
+    assert ("ExtraHost", "Dev") in compared(fixed)
+    assert not [f for f in fixed.findings if f.device.class_name == "Dev"]
+    unknown = run(tmp_path / "none", EXTRAS.replace("DEFAULT", "None").replace("WIDTH", "32"))
+    [pair] = [p for p in unknown.coverage.pairs if p.title == "ExtraHost <- Dev"]
+    assert (pair.compared, pair.reason) == (False, "host figures unresolved")
+    assert not [f for f in unknown.findings if f.host.class_name == "ExtraHost"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor.evaluation.anchors import stand_in_anchors
-from auditor.evaluation.matrix import parameter_names
+from auditor.evaluation.matrix import constructor_parameters, parameter_names
 from auditor.frontend.index import ClassInfo, FunctionInfo
 from auditor.interpret.control import Infeasible, SiteReached
 from auditor.interpret.machine import Interpreter
@@ -26,6 +26,7 @@ from auditor.interpret.values import (
     ConfigDependency,
     Instance,
     Unknown,
+    Why,
     is_unknown,
 )
 
@@ -158,6 +159,7 @@ def _run(
             kwargs[name] = Unknown(
                 f"{name}, an argument the callers of {function.name}() pass (not followed)",
                 site.location,
+                why=Why.CALLERS,
             )
     previous = interpreter.site_call, interpreter.site_branches, interpreter.site_pin
     interpreter.site_call, interpreter.site_branches = site.call, []
@@ -221,12 +223,31 @@ def _construct(
     for name in varied:
         if name in names and name in values:
             kwargs[name] = ConfigDependency(name)
+    branches = branches + _empty_extras(site.host, kwargs)
     if settings is not None:  # the tier's host the code passes, where it is not known
         branches = branches + stand_in_anchors(
             site.host, kwargs, settings, interpreter, values, site.module, site.location
         )
     host = interpreter.instantiate(site.host, [], kwargs, site.location)
     return SiteRun(host=host, branches=branches, passed=sorted(kwargs), reached=read_so_far)
+
+
+def _empty_extras(host: ClassInfo, kwargs: dict) -> list[str]:
+    """A host parameter defaulting to an empty tuple or list (`mtp_draft_device_pools=()`: the
+    extra pools a speculative draft adds) whose argument comes from the callers of the function
+    run (not followed) is taken as that default: the case without extras, said in the pair's
+    assumptions. Any other unknown argument stays unknown."""
+    notes = []
+    for param in constructor_parameters(host):
+        name = param.name.value
+        value = kwargs.get(name)
+        default = param.default
+        if not (is_unknown(value) and value.caused_by(Why.CALLERS)):
+            continue
+        if isinstance(default, (cst.Tuple, cst.List)) and not default.elements:
+            kwargs[name] = () if isinstance(default, cst.Tuple) else []
+            notes.append(f"{name}: the callers' value not known, taken as its default (empty)")
+    return notes
 
 
 def _function_node(site: ConstructionSite) -> cst.FunctionDef | None:

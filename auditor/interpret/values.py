@@ -37,6 +37,7 @@ class Why(enum.Enum):
     MISSING_ARGUMENT = "missing argument"  # a parameter with no argument and no default
     LIMIT = "limit"  # a work bound was reached
     CONFIG_NOT_LISTED = "config value not listed"  # a config read the matrix has no value for
+    CALLERS = "the callers' argument"  # a parameter of the function a site run starts in
 
 
 @dataclass(frozen=True)

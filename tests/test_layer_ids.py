@@ -1,0 +1,109 @@
+"""Pools given the ids of their layers, not a count (`[parameters] layer-ids`).
+
+SGLang's hybrid pools (`HybridLinearKVPool`, 0.5.23's `QSATokenToKVPool`) take
+`full_attention_layer_ids: List[int]` and allocate one buffer per id. Named in the pack's
+`layer-ids`, such a parameter counts layers: the pool is built with `list(range(layers))`.
+The oracle builds the pools for real on torch's meta device with the same lists.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from helpers import real_torch, write_tree
+
+from auditor.pipeline import audit
+from auditor.settings import load_settings
+
+POOLS = """
+    import torch
+
+
+    class HybridPool:
+        def __init__(self, size: int, dtype: torch.dtype, head_dim: int, full_attention_layer_ids: list):
+            self.size = size
+            self.head_dim = head_dim
+            self.layer_num = len(full_attention_layer_ids)
+            self.k_buffer = [
+                torch.zeros((size + 1, head_dim), dtype=dtype, device="meta")
+                for _ in full_attention_layer_ids
+            ]
+
+
+    class HybridPoolHost:
+        def __init__(self, device_pool: HybridPool, host_to_device_ratio: float = 2.0):
+            self.size = int(device_pool.size * host_to_device_ratio)
+            self.layer_num = device_pool.layer_num
+            self.k_buffer = torch.empty(
+                (self.layer_num, self.size, device_pool.head_dim), dtype={host_dtype}, device="meta"
+            )
+"""
+
+BUGGY, FIXED = "torch.bfloat16", "device_pool.k_buffer[0].dtype"
+
+
+def _tree(root: Path, host_dtype: str) -> Path:
+    files = {"hybrid/__init__.py": "", "hybrid/pools.py": POOLS.replace("{host_dtype}", host_dtype)}
+    return write_tree(root, files)
+
+
+def _audit(root: Path, ids: bool = True):
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    if not ids:
+        settings.layer_id_params = []
+    return settings, audit([root], settings)
+
+
+def test_a_pool_given_layer_ids_is_a_device_pool_and_its_host_is_compared(tmp_path):
+    _, result = _audit(_tree(tmp_path, BUGGY))
+    assert result.coverage.line() == "1 of 1 pairs compared"
+    [finding] = result.findings
+    assert (finding.code, finding.host.class_name, finding.device.class_name) == (
+        "LA001",
+        "HybridPoolHost",
+        "HybridPool",
+    )
+    # the host keeps bf16 rows of 128 (256 B); the device's fp8 rows are 128 B
+    assert "256 B/token/layer vs 128 B/token/layer" in finding.message
+
+
+def test_the_fixed_host_agrees(tmp_path):
+    _, result = _audit(_tree(tmp_path, FIXED))
+    assert result.findings == []
+    assert result.coverage.line() == "1 of 1 pairs compared"
+
+
+def test_without_the_pack_entry_the_pool_is_not_a_device_pool(tmp_path):
+    """Nothing counts its layers: not a device pool, and its host pairs with nothing."""
+    _, result = _audit(_tree(tmp_path, BUGGY), ids=False)
+    assert result.findings == []
+    assert not result.catalog.pairs
+
+
+def test_static_figures_equal_the_real_pools_built_with_layer_id_lists(tmp_path):
+    root = _tree(tmp_path, BUGGY)
+    settings, result = _audit(root)
+    [evaluation] = result.evaluations
+    (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
+    spec = importlib.util.spec_from_file_location("oracle_hybrid", root / "hybrid" / "pools.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert evaluation.feasible
+    for point in evaluation.feasible:
+        values = point.values
+        dtype = real_torch(values["dtype"])
+        totals = {}
+        for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2)):
+            device = module.HybridPool(tokens, dtype, values["head_dim"], list(range(layers)))
+            host = module.HybridPoolHost(device)
+            totals[tokens, layers] = (
+                (device.size, sum(t.nbytes for t in device.k_buffer)),
+                (host.size, host.k_buffer.nbytes),
+            )
+        for side, figures in ((0, point.device), (1, point.host)):
+            (s11, b11), (s21, b21) = totals[t1, l1][side], totals[t2, l1][side]
+            b12, b22 = totals[t1, l2][side][1], totals[t2, l2][side][1]
+            real = (b22 - b12 - b21 + b11) // ((s21 - s11) * (l2 - l1))
+            assert figures["k_buffer"].bytes_per_token_per_layer == real, (side, values)
