@@ -151,9 +151,9 @@ class RoleBook:
 
     def named_device(self, cls: ClassInfo) -> bool:
         names = parameter_names(cls)
-        settings = self.settings
-        return any(n in settings.token_params for n in names) and any(
-            n in settings.layer_names() for n in names
+        layers = self.settings.layer_names()
+        return any(n in self.settings.token_params for n in names) and any(
+            n in layers for n in names
         )
 
     def named(self, cls: ClassInfo) -> bool:

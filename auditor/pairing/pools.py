@@ -41,9 +41,8 @@ def is_device_pool(cls: ClassInfo, settings: Settings, book: RoleBook | None = N
     if is_host_pool(cls, settings, book):
         return False
     names = parameter_names(cls)
-    if any(n in settings.token_params for n in names) and any(
-        n in settings.layer_names() for n in names
-    ):
+    layers = settings.layer_names()
+    if any(n in settings.token_params for n in names) and any(n in layers for n in names):
         return True
     return book is not None and book.inferred(cls) is not None
 
