@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,12 +171,20 @@ def our_dtype(real: Any) -> Any:
 
 def audit_tree(root: Path) -> Any:
     """The whole audit of a tree with the default pack, .gitignore not consulted."""
+    return settings_and_audit(root)[1]
+
+
+def settings_and_audit(root: Path, **overrides: Any) -> tuple[Settings, Any]:
+    """The default pack's settings (with `overrides` set on them) and the whole audit of a
+    tree under them, .gitignore not consulted: an oracle test reads the counts it built at."""
     from auditor.pipeline import audit
     from auditor.settings import load_settings
 
     settings = load_settings(None)
     settings.respect_gitignore = False
-    return audit([root], settings)
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    return settings, audit([root], settings)
 
 
 def every_report(result: Any) -> str:
@@ -192,3 +201,22 @@ def every_report(result: Any) -> str:
     render_unresolved(result, out)
     json_report.render(result, out, show_pairs=True)
     return out.getvalue() + err.getvalue().rsplit("(", 1)[0]  # the time differs
+
+
+def import_file(path: Path, name: str) -> Any:
+    """A fixture module run for real (an oracle), imported from its file under `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def real_bytes_per_token_per_layer(
+    totals: dict[tuple[int, int], tuple[int, int]], settings: Settings
+) -> int:
+    """What measure.py derives, from real pools: `totals[tokens, layers]` = (the pool's token
+    count, its bytes) at the audit's two token and two layer counts."""
+    (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
+    (s11, b11), (s21, b21) = totals[t1, l1], totals[t2, l1]
+    b12, b22 = totals[t1, l2][1], totals[t2, l2][1]
+    return (b22 - b12 - b21 + b11) // ((s21 - s11) * (l2 - l1))

@@ -12,7 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import torch
-from helpers import real_torch
+from helpers import real_bytes_per_token_per_layer, real_torch
 from test_fixtures_oracle import imported_fixture
 
 from auditor.pipeline import audit
@@ -117,10 +117,10 @@ def test_static_figures_equal_the_real_host_built_on_the_stand_in(monkeypatch):
                 )
                 host = IndexKOnlyPoolHost(device, anchor)
                 totals[tokens, layers] = (host.size, host.k_buffer.nbytes)
-            (s11, b11), (s21, b21) = totals[t1, l1], totals[t2, l1]
-            (s12, b12), (s22, b22) = totals[t1, l2], totals[t2, l2]
+            (s11, _), (s21, _) = totals[t1, l1], totals[t2, l1]
+            (s12, _), (s22, _) = totals[t1, l2], totals[t2, l2]
             assert s11 == s12 and s21 == s22  # the host holds the anchor's tokens
-            real = (b22 - b12 - b21 + b11) // ((s21 - s11) * (l2 - l1))
+            real = real_bytes_per_token_per_layer(totals, settings)
             assert point.host["k_buffer"].bytes_per_token_per_layer == real
             assert real * 8 == point.device["k_buffer"].bytes_per_token_per_layer
 

@@ -446,3 +446,40 @@ def test_a_pair_the_host_refuses_is_told_from_one_no_point_accepts(
     [pair] = result.coverage.pairs
     assert (pair.title, pair.compared, pair.reason) == ("Host <- Dev", False, reason)
     assert pair.detail.startswith("raises NotImplementedError")
+
+
+def test_a_host_of_other_names_with_an_unknown_figure_is_unresolved_not_unmatched(tmp_path):
+    """A host sharing no buffer name with its device may still mirror it under another name
+    (wording._sole_storage matches the storages): while one of its figures is unknown, which
+    storage mirrors which cannot be said, so the reason is the unknown figure, not "no host
+    buffer with a device counterpart"; with the figure known, that reason stays."""
+    pools = """
+        import torch
+        import outside
+
+        class Dev:
+            def __init__(self, size, layer_num):
+                self.kv_buffer = [torch.zeros((size, 64), dtype=torch.uint8) for _ in range(layer_num)]
+
+        class Side:  # another device pool: `stash` is a device buffer's name
+            def __init__(self, size, layer_num):
+                self.stash = [torch.zeros((size, 4), dtype=torch.uint8) for _ in range(layer_num)]
+
+        class Host:
+            def __init__(self, device_pool: Dev, size):
+                self.size = size
+                self.stash = torch.zeros((ROWS, 64), dtype=torch.uint8)
+                self.other = torch.zeros((size, 8), dtype=torch.uint8)
+    """
+    for rows, reason in (
+        ("outside.rows(size)", coverage.HOST_UNRESOLVED),
+        ("size", coverage.NO_COUNTERPART),
+    ):
+        root = write_tree(
+            tmp_path / rows.split("(")[0], {"pkg/pools.py": pools.replace("ROWS", rows)}
+        )
+        settings = load_settings(None)
+        settings.respect_gitignore = False
+        result = audit([root], settings)
+        [pair] = result.coverage.pairs
+        assert (pair.compared, pair.reason) == (False, reason), rows

@@ -11,13 +11,15 @@ meta device.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
-from helpers import real_torch, write_tree
-
-from auditor.pipeline import audit
-from auditor.settings import load_settings
+from helpers import (
+    import_file,
+    real_bytes_per_token_per_layer,
+    real_torch,
+    settings_and_audit,
+    write_tree,
+)
 
 POOLS = """
     import torch
@@ -58,9 +60,7 @@ def _tree(root: Path, host_dtype: str, pools: str = POOLS) -> Path:
 
 
 def _audit(root: Path):
-    settings = load_settings(None)
-    settings.respect_gitignore = False
-    return settings, audit([root], settings)
+    return settings_and_audit(root)
 
 
 def test_a_host_naming_no_token_count_is_compared_per_row_and_its_bug_found(tmp_path):
@@ -106,25 +106,20 @@ def test_static_figures_equal_the_real_pools_per_row(tmp_path):
     root = _tree(tmp_path, BUGGY)
     settings, result = _audit(root)
     [evaluation] = result.evaluations
-    (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
-    spec = importlib.util.spec_from_file_location("oracle_kv", root / "serve" / "kv.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(root / "serve" / "kv.py", "oracle_kv")
     assert evaluation.feasible
     for point in evaluation.feasible:
         values = point.values
         dtype = real_torch(values["dtype"])
         width = values["ModelShape.kv_width"]
-        sides = {}
-        for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2)):
-            device = module.GpuKV(tokens, module.ModelShape(layers, width), dtype)
-            host = module.CpuKV(device)
-            sides[tokens, layers] = [
-                (len(pool.kv[0]), sum(t.nbytes for t in pool.kv)) for pool in (device, host)
-            ]
-        for side, name in ((0, "device"), (1, "host")):
-            (s11, b11), (s21, b21) = sides[t1, l1][side], sides[t2, l1][side]
-            (_, b12), (_, b22) = sides[t1, l2][side], sides[t2, l2][side]
-            real = (b22 - b12 - b21 + b11) // ((s21 - s11) * (l2 - l1))
+        sides: list[dict] = [{}, {}]
+        for tokens in settings.token_counts:
+            for layers in settings.layer_counts:
+                device = module.GpuKV(tokens, module.ModelShape(layers, width), dtype)
+                host = module.CpuKV(device)
+                for side, pool in zip(sides, (device, host)):
+                    side[tokens, layers] = (len(pool.kv[0]), sum(t.nbytes for t in pool.kv))
+        for side, name in zip(sides, ("device", "host")):
+            real = real_bytes_per_token_per_layer(side, settings)
             figure = getattr(point, name)["kv"]
             assert figure.bytes_per_token_per_layer == real, (name, values)

@@ -8,13 +8,15 @@ The oracle builds the pools for real on torch's meta device with the same lists.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
-from helpers import real_torch, write_tree
-
-from auditor.pipeline import audit
-from auditor.settings import load_settings
+from helpers import (
+    import_file,
+    real_bytes_per_token_per_layer,
+    real_torch,
+    settings_and_audit,
+    write_tree,
+)
 
 POOLS = """
     import torch
@@ -49,11 +51,7 @@ def _tree(root: Path, host_dtype: str) -> Path:
 
 
 def _audit(root: Path, ids: bool = True):
-    settings = load_settings(None)
-    settings.respect_gitignore = False
-    if not ids:
-        settings.layer_id_params = []
-    return settings, audit([root], settings)
+    return settings_and_audit(root) if ids else settings_and_audit(root, layer_id_params=[])
 
 
 def test_a_pool_given_layer_ids_is_a_device_pool_and_its_host_is_compared(tmp_path):
@@ -86,24 +84,18 @@ def test_static_figures_equal_the_real_pools_built_with_layer_id_lists(tmp_path)
     root = _tree(tmp_path, BUGGY)
     settings, result = _audit(root)
     [evaluation] = result.evaluations
-    (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
-    spec = importlib.util.spec_from_file_location("oracle_hybrid", root / "hybrid" / "pools.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(root / "hybrid" / "pools.py", "oracle_hybrid")
     assert evaluation.feasible
     for point in evaluation.feasible:
         values = point.values
         dtype = real_torch(values["dtype"])
-        totals = {}
-        for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2)):
-            device = module.HybridPool(tokens, dtype, values["head_dim"], list(range(layers)))
-            host = module.HybridPoolHost(device)
-            totals[tokens, layers] = (
-                (device.size, sum(t.nbytes for t in device.k_buffer)),
-                (host.size, host.k_buffer.nbytes),
-            )
-        for side, figures in ((0, point.device), (1, point.host)):
-            (s11, b11), (s21, b21) = totals[t1, l1][side], totals[t2, l1][side]
-            b12, b22 = totals[t1, l2][side][1], totals[t2, l2][side][1]
-            real = (b22 - b12 - b21 + b11) // ((s21 - s11) * (l2 - l1))
-            assert figures["k_buffer"].bytes_per_token_per_layer == real, (side, values)
+        sides: list[dict] = [{}, {}]
+        for tokens in settings.token_counts:
+            for layers in settings.layer_counts:
+                device = module.HybridPool(tokens, dtype, values["head_dim"], list(range(layers)))
+                host = module.HybridPoolHost(device)
+                sides[0][tokens, layers] = (device.size, sum(t.nbytes for t in device.k_buffer))
+                sides[1][tokens, layers] = (host.size, host.k_buffer.nbytes)
+        for side, figures in zip(sides, (point.device, point.host)):
+            real = real_bytes_per_token_per_layer(side, settings)
+            assert figures["k_buffer"].bytes_per_token_per_layer == real, (values, side)
