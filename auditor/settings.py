@@ -265,12 +265,15 @@ def _string_list(value: Any, where: str) -> list[str]:
 
 
 def _config_value(value: Any, where: str) -> Any:
-    """Matrix values: numbers, booleans, strings; "torch.<dtype>" names a real torch dtype."""
+    """Matrix values: numbers, booleans, strings; "torch.<dtype>" names a real torch dtype; an
+    array is a tuple of such values (a shape: `[32, 128, 128]`, or shapes)."""
     if isinstance(value, str) and value.startswith("torch."):
         return _dtype_name(value, where)
     if isinstance(value, (int, float, str, bool)):
         return value
-    raise ConfigError(f"{where}: expected numbers, booleans or strings, got {value!r}")
+    if isinstance(value, list):
+        return tuple(_config_value(v, where) for v in value)
+    raise ConfigError(f"{where}: expected numbers, booleans, strings or arrays, got {value!r}")
 
 
 def _dtype_value(name: str, where: str) -> Any:
@@ -279,9 +282,11 @@ def _dtype_value(name: str, where: str) -> Any:
 
 
 def _matrix(table: Any, where: str) -> dict[str, list[Any]]:
+    """`parameter = [values]`; a nested table gives an object parameter's attributes
+    (`[matrix.cache_params.shape]` `temporal = [...]` is `cache_params.shape.temporal`)."""
     _expect(table, dict, where, "a table of parameter = [values]")
     result = {}
-    for name, values in table.items():
+    for name, values in _flatten(table).items():
         key = f"{where}.{name}"
         if not isinstance(values, list):
             values = [values]

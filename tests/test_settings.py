@@ -42,6 +42,8 @@ def test_bundled_sglang_pack_is_the_default():
         "kv_buffer": ["k_buffer", "v_buffer"],
         "k_scale_host": ["k_scale_buffer"],  # SGLang 0.5.23's MXFP8 host
         "v_scale_host": ["v_scale_buffer"],
+        "temporal_buffer": ["mamba_cache.temporal"],  # 0.5.23's Mamba host: the state record
+        "conv_buffer": ["mamba_cache.conv"],
     }
     assert settings.select is None and settings.ignore == [] and settings.config_file is None
     assert selected(settings) == ["LA001", "LA002", "LA003", "LA100", "LA201", "LA202"]
@@ -319,3 +321,30 @@ def test_bad_flags_and_switches_name_the_file_and_the_key(tmp_path, table, key, 
     assert str(config) in message
     assert key in message
     assert words in message
+
+
+def test_a_matrix_table_gives_an_object_parameter_its_attributes_and_arrays_are_tuples(tmp_path):
+    config = write(
+        tmp_path / "pyproject.toml",
+        """
+        [tool.layout-audit.matrix.cache_params.shape]
+        conv = [[[8192, 3]]]
+        temporal = [[32, 128, 128]]
+        """,
+    )
+    settings = load_settings(config)
+    assert settings.matrix["cache_params.shape.conv"] == [((8192, 3),)]
+    assert settings.matrix["cache_params.shape.temporal"] == [(32, 128, 128)]
+
+
+def test_a_matrix_value_that_is_a_table_inside_an_array_is_an_error(tmp_path):
+    config = write(
+        tmp_path / "pyproject.toml",
+        """
+        [tool.layout-audit.matrix]
+        cache_params = [{ shape = 1 }]
+        """,
+    )
+    message = config_error(config)
+    assert str(config) in message
+    assert "matrix.cache_params" in message

@@ -15,6 +15,7 @@ from auditor.evaluation.matrix import (
     dimensions,
     explore,
     host_values_of,
+    object_paths,
     parameter_names,
     platform_of,
 )
@@ -224,6 +225,8 @@ class PoolEvaluator:
                 kwargs[name] = ConfigDependency(name)
             elif name in objects:  # its attributes are config values (`ModelShape.n_layers`)
                 kwargs[name] = RuntimeObject(objects[name])
+            elif object_paths(name, values):  # the pack lists its attributes (and no other)
+                kwargs[name] = RuntimeObject(name, listed=True)
         return kwargs
 
     def _build(self, cls: ClassInfo, interpreter: Interpreter, values, device=None) -> Instance:

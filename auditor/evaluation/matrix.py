@@ -61,6 +61,13 @@ def _is_dtype_parameter(param: cst.Param, code: Callable[[cst.CSTNode], str]) ->
     return False
 
 
+def object_paths(name: str, matrix: dict) -> list[str]:
+    """The matrix's attribute paths of an object parameter (`cache_params.shape.temporal`): the
+    parameter is built as an object holding those values, and nothing else."""
+    prefix = name + "."
+    return [key for key in matrix if key.startswith(prefix)]
+
+
 def runtime_dimension(getter: str, attribute: str) -> str:
     """The config dimension of a runtime value: `get_parallel().attn_dcp_size`."""
     return f"{getter}().{attribute}"
@@ -94,6 +101,9 @@ def dimensions(
                     if flag is not None and not flag.free:
                         values += tuple(v for v in flag.values if v not in values)
                 found[name] = Dimension(name, values)
+            elif object_paths(name, settings.matrix):  # an object of listed attributes
+                for path in object_paths(name, settings.matrix):
+                    found.setdefault(path, Dimension(path, tuple(settings.matrix[path])))
             elif settings.default_dtypes and _is_dtype_parameter(param, code):
                 found[name] = Dimension(name, tuple(settings.default_dtypes))
             elif roles is not None:

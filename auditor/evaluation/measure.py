@@ -72,19 +72,41 @@ def tensors_of(value: Any) -> list[Tensor] | Unknown | None:
     return None
 
 
+def attributes_of(instance: Instance) -> dict[str, Any]:
+    """An instance's attributes, with the fields of a record it holds (a dataclass of the
+    audited tree: SGLang's `self.mamba_cache = self.State(conv=..., temporal=...)`) as
+    `mamba_cache.temporal`: storage the pool keeps in a record is its storage."""
+    found: dict[str, Any] = {}
+    for name, value in instance.attrs.items():
+        if isinstance(value, Instance) and value is not instance and _is_record(value.cls):
+            for field_name, field_value in value.attrs.items():
+                found[f"{name}.{field_name}"] = field_value
+        else:
+            found[name] = value
+    return found
+
+
+def _is_record(cls: ClassInfo) -> bool:
+    return bool(cls.node.decorators) and any(
+        "dataclass" in cls.module.parsed.code(d.decorator) for d in cls.node.decorators
+    )
+
+
 def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
     """Every buffer attribute; one holding only views of tensors another attribute holds
     (`self.k_buffer = self.kv_buffer[0]`) is that storage again and is left out."""
     result: dict[str, list[Tensor] | Unknown] = {}
     held: dict[int, Tensor] = {}
-    for value in instance.attrs.values():
+    attributes = attributes_of(instance)
+    for value in attributes.values():
         tensors = None if is_unknown(value) else tensors_of(value)
         if tensors is not None and not is_unknown(tensors):
             held.update((t.ident, t) for t in tensors if t.view_of is None)
     covering: dict[str, frozenset[int]] = {}  # views naming the whole of some storage
-    for name, value in instance.attrs.items():
+    for name, value in attributes.items():
         if is_unknown(value):
-            if looks_like_buffer(name) or isinstance(value, UnknownAllocation):
+            # a record field (`mamba_cache.temporal`) not known is state the pool keeps
+            if looks_like_buffer(name) or "." in name or isinstance(value, UnknownAllocation):
                 result[name] = value
             continue
         if isinstance(value, (list, tuple)) and any(is_unknown(v) for v in value):

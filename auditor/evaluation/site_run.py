@@ -21,6 +21,7 @@ from auditor.evaluation.matrix import constructor_parameters, parameter_names
 from auditor.frontend.index import ClassInfo, FunctionInfo
 from auditor.interpret.control import Infeasible, SiteReached
 from auditor.interpret.machine import Interpreter
+from auditor.interpret.scopes import Frame
 from auditor.interpret.values import (
     ClassRef,
     ConfigDependency,
@@ -153,6 +154,8 @@ def _run(
         name = param.name.value
         if name == pool:
             kwargs[name] = device
+        elif site.from_callers is not None and name == site.from_callers.parameter:
+            kwargs[name] = _callers_value(site, interpreter, pool, device)
         elif name in values:
             kwargs[name] = ConfigDependency(name)
         elif param.default is None or not defaults:
@@ -183,6 +186,18 @@ def _run(
     if not defaults:
         branches.insert(0, f"the callers' arguments to {function.name}() unknown")
     return _construct(site, interpreter, values, reached, branches, varied, settings)
+
+
+def _callers_value(
+    site: ConstructionSite, interpreter: Interpreter, pool: str, device: Instance
+) -> Any:
+    """The record parameter as the callers pass it (`mamba_pool.get_device_pool_infos()[0]`),
+    read off the device the run is given."""
+    node = cst.parse_expression(site.from_callers.value)
+    try:
+        return interpreter.eval(node, Frame(site.module, locals_={pool: device}))
+    except Infeasible as signal:
+        return Unknown(signal.reason, signal.location)
 
 
 def _construct(

@@ -56,6 +56,8 @@ class ClassInfo:
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     bases: list[ClassInfo] = field(default_factory=list)
     external_bases: list[str] = field(default_factory=list)
+    # classes defined in its body (`class State:` read as `self.State(...)`), by name
+    nested: dict[str, ClassInfo] = field(default_factory=dict)
     # the MRO and opacity last computed, and the bases generation they were computed at
     _mro: tuple[ClassInfo, ...] = field(default=(), repr=False)
     _opaque: bool = field(default=False, repr=False)
@@ -248,6 +250,8 @@ class _TopLevelCollector(cst.CSTVisitor):
         info = ClassInfo(node.name.value, prefix + node.name.value, self.module, node)
         if not self.class_stack:
             self.module.classes.setdefault(node.name.value, info)
+        else:
+            self.class_stack[-1].nested.setdefault(node.name.value, info)
         self.class_stack.append(info)
         return True
 
@@ -494,19 +498,24 @@ class ProjectIndex:
             return self.find_module(f"{module.name}.{attr}", module)
         return found
 
-    def _link_bases(self, cls: ClassInfo) -> None:
+    def _link_bases(self, cls: ClassInfo, outer: ClassInfo | None = None) -> None:
         try:
-            self._resolve_bases(cls)
+            self._resolve_bases(cls, outer)
+            for inner in cls.nested.values():
+                self._link_bases(inner, cls)
         finally:
             relinked()
 
-    def _resolve_bases(self, cls: ClassInfo) -> None:
+    def _resolve_bases(self, cls: ClassInfo, outer: ClassInfo | None = None) -> None:
         for arg in cls.node.bases:
             name = dotted(arg.value)
             if name is None:
                 cls.external_bases.append(cls.module.parsed.code(arg.value))
                 continue
-            target = self.resolve_static(cls.module, name)
+            if outer is not None and name in outer.nested:  # a sibling in the class body
+                target = outer.nested[name]
+            else:
+                target = self.resolve_static(cls.module, name)
             if isinstance(target, ClassInfo) and target is not cls:
                 cls.bases.append(target)
             elif isinstance(target, str):

@@ -38,11 +38,11 @@ class RecordingIndex(ProjectIndex):
                 recording.add(found.path)
         return found
 
-    def _link_bases(self, cls: ClassInfo) -> None:
+    def _link_bases(self, cls: ClassInfo, outer: ClassInfo | None = None) -> None:
         recording: set[str] = set()
         self.recordings.append(recording)
         try:
-            super()._link_bases(cls)
+            super()._link_bases(cls, outer)
         finally:
             self.recordings.pop()
         self.link_reads.setdefault(cls.module.path, set()).update(recording)

@@ -49,7 +49,11 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
     if dimension in point.values:
         return point.read(dimension)
     if any(key.startswith(dimension + ".") for key in point.values):
-        return RuntimeObject(dimension)
+        return RuntimeObject(dimension, obj.listed)
+    if obj.listed:  # the matrix lists every attribute it has
+        from auditor.interpret.library import ABSENT  # (library imports this module)
+
+        return ABSENT
     if "()" not in obj.path:  # a constructor's config object (roles.objects)
         return Unknown(
             f"{dimension}: no value for this attribute of {obj.path} (attributes that size "

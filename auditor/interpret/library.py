@@ -631,6 +631,8 @@ FUNCTIONS: dict[str, Callable] = {
     "math.ceil": _numeric(math.ceil, "math.ceil"),
     "math.floor": _numeric(math.floor, "math.floor"),
     "math.prod": lambda args, kwargs, ctx: _checked_prod(args, ctx),
+    # of a shape (`np.prod(t.shape[2:])`): an int, but 1.0 for an empty one, as numpy gives
+    "numpy.prod": lambda args, kwargs, ctx: _numpy_prod(args, kwargs, ctx),
     "math.log2": _numeric(math.log2, "math.log2"),
     "math.sqrt": _numeric(math.sqrt, "math.sqrt"),
     "math.isqrt": _numeric(math.isqrt, "math.isqrt"),
@@ -645,6 +647,15 @@ FUNCTIONS: dict[str, Callable] = {
     "torch.frombuffer": _frombuffer,
     "torch.get_default_dtype": lambda args, kwargs, ctx: dtypes.default_dtype(),
 }
+
+
+def _numpy_prod(args: list, kwargs: dict, ctx: CallContext):
+    """`np.prod(shape)`: the product of a shape's ints (1.0 for an empty one, as numpy)."""
+    if kwargs or len(args) != 1:
+        return ctx.unknown("numpy.prod() with an axis, dtype or other argument")
+    if isinstance(args[0], (list, tuple)) and not args[0]:
+        return 1.0
+    return _checked_prod(args, ctx)
 
 
 def _checked_prod(args: list, ctx: CallContext):

@@ -92,6 +92,13 @@ class Namespaces:
                 names[step[1]] = step[2]
             elif kind is _METHOD:
                 names[step[1]] = frame.class_body.methods.get(step[1])
+            elif kind is _NESTED:  # a class defined in a class body
+                inner = frame.class_body.nested.get(step[1])
+                names[step[1]] = (
+                    ClassRef(inner)
+                    if inner is not None and inner.node is step[2]
+                    else Unknown("nested or conditional class definition", step[3])
+                )
             else:
                 try:
                     self.declare_statement(step[1], frame)
@@ -331,7 +338,7 @@ class Namespaces:
 
 
 # Steps of a declaration plan: what `declare_statement` would do, worked out once per block
-_THUNK, _IMPORT, _VALUE, _METHOD, _STATEMENT = range(5)
+_THUNK, _IMPORT, _VALUE, _METHOD, _STATEMENT, _NESTED = range(6)
 _PLANS = MEMOS.plans  # memos.py: key -> (the body keyed by identity, or None; its plan)
 
 
@@ -372,10 +379,12 @@ def _steps(statement: cst.CSTNode, module: ModuleInfo, in_class: bool) -> list[t
         return [(_VALUE, name, FunctionRef(info))]
     if kind is cst.ClassDef:
         name = statement.name.value
+        where = module.parsed.location(statement)
+        if in_class:
+            return [(_NESTED, name, statement, where)]
         info = module.classes.get(name)
         if info is not None and info.node is statement:
             return [(_VALUE, name, ClassRef(info))]
-        where = module.parsed.location(statement)
         return [(_VALUE, name, Unknown("nested or conditional class definition", where))]
     if kind is not cst.SimpleStatementLine:
         return [(_STATEMENT, statement)]

@@ -186,9 +186,12 @@ class Lambda:
 class RuntimeObject:
     """What a process-wide runtime getter returns (`get_parallel()`), or an object inside it
     (`get_exec().kernel`): its attributes are config dimensions from the rule pack's
-    `[runtime.<getter>]` table, named by their path (`get_exec().kernel.enable_x`)."""
+    `[runtime.<getter>]` table, named by their path (`get_exec().kernel.enable_x`). Also a
+    constructor parameter whose attributes the matrix lists (`cache_params.shape.temporal`):
+    `listed`, it has no attribute the matrix does not list (`getattr(p, "x", None)` is None)."""
 
     path: str
+    listed: bool = False  # a parameter the matrix lists the attributes of, which has no other
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from auditor.frontend.scope import (
     functions_naming,
 )
 from auditor.location import Location
+from auditor.pairing.callers import CallersRecord, record_from_callers, record_root
 from auditor.pairing.factories import factories_in, returned_classes, unpacked_source
 from auditor.pairing.guards import FunctionWalk, Guard, guards_of, type_subject
 from auditor.pairing.holders import held_classes, subject_classes
@@ -71,6 +72,8 @@ class ConstructionSite:
     # why no device pool can be said to reach the site (read off an object of no known class
     # where the annotation is another branch's): said, never every pool guessed
     unknown_device: str | None = None
+    # the record parameter of the enclosing function whose value its callers give (callers.py)
+    from_callers: CallersRecord | None = None
 
     def where(self) -> str:
         location = self.location
@@ -264,6 +267,8 @@ class SiteFinder:
             for host, extra, how in self._hosts_called(scope, walk, call.func):
                 site = self._site(module, qualname, call, host, guards + extra, how, walk)
                 site.local_names = frozenset(imports.names | set(imports.bound) | set(parameters))
+                if site.record_problem is not None:
+                    self._record_from_callers(site, module, function, parameters)
                 self._declare(site, scope, walk, parameters, owner)
                 found.append(site)
         return found
@@ -410,6 +415,22 @@ class SiteFinder:
             via_record=via_record,
             record_problem=record_problem,
         )
+
+    def _record_from_callers(self, site, module, function, parameters) -> None:
+        """A record read off a parameter of the function (`pool_info.buffer_info`) that every
+        caller passes as a value read off a pool it also passes (callers.py): the record is
+        that value on the function's own pool parameter."""
+        record = site.arguments.get(site.device_parameter)
+        root = record_root(record) if record is not None else None
+        if root is None or root not in parameters:
+            return
+        found = record_from_callers(self.index, module, function, root)
+        if found is None:
+            return
+        text = found.value + code_of(record)[len(root) :]
+        site.arguments[site.device_parameter] = cst.parse_expression(text)
+        site.device_text, site.record_problem, site.from_callers = found.device, None, found
+        site.written = tuple(sorted((n, code_of(e)) for n, e in site.arguments.items()))
 
     def _declare(self, site, scope, walk, parameters, owner) -> None:
         """The declared type of the device expression, where the code states one."""
