@@ -197,6 +197,27 @@ MUTATIONS = [
         "QSATokenToKVPool",
         (256, 64),
     ),
+    Mutation(
+        # paired through its production path since session 14 (the record its caller unpacks)
+        "Mamba host keeps the SSM state in bf16 (the device's is fp32)",
+        "mem_cache/pool_host/mamba.py",
+        "        self.temporal_dtype = self.buffer_info.temporal.dtype\n",
+        "        self.temporal_dtype = torch.bfloat16\n",
+        "LA001",
+        "MambaPoolHost",
+        "MambaPool",
+        (1048576, 2097152),
+    ),
+    Mutation(
+        "Mamba host's page-first conv rows drop the conv window",
+        "mem_cache/pool_host/mamba.py",
+        "                conv_dims = (self.size, self.num_mamba_layers, 1) + conv_shape\n",
+        "                conv_dims = (self.size, self.num_mamba_layers, 1) + conv_shape[:-1]\n",
+        "LA001",
+        "MambaPoolHost",
+        "MambaPool",
+        (16384, 49152),
+    ),
 ]
 
 
@@ -240,6 +261,7 @@ GROUPS = {
     "HiSparse index-K per slot": [10],
     "MiniMax NVFP4 page rows, MiniMax index-K host": [11, 12],
     "QSA indexer host pages": [13],
+    "Mamba host state dtype and conv rows": [14, 15],
 }
 
 

@@ -181,6 +181,23 @@ def test_a_record_the_caller_does_not_read_off_the_pool_stays_unresolved(tmp_pat
     assert any("pool_info.buffer_info is not read off a device pool here" in r for r in reasons)
 
 
+def test_a_record_unpacked_off_the_pool_in_the_same_function_is_followed(tmp_path):
+    """0.5.22's form: `(pool_info,) = mamba_pool.get_device_pool_infos()` in the function that
+    builds the host, then `pool_info.buffer_info`."""
+    pools = POOLS.replace(
+        """    def build_host(pool, pool_info, ratio: float = 2.0):
+        return StateHost(""",
+        """    def build_host(pool, ratio: float = 2.0):
+        (pool_info,) = pool.get_device_pool_infos()
+        return StateHost(""",
+    ).replace("return build_host(pool, info)", "return build_host(pool)")
+    assert "(pool_info,) = pool.get_device_pool_infos()" in pools
+    _, result = settings_and_audit(_tree(tmp_path, BUGGY, pools))
+    assert result.coverage.line() == "1 of 1 pairs compared"
+    [finding] = result.findings
+    assert "1048576 B/token/layer vs 2097152 B/token/layer" in finding.message
+
+
 def test_numpy_prod_of_a_shape(tmp_path):
     assert evaluate(tmp_path, "np.prod((2, 3, 4))", "import numpy as np") == 24
     assert evaluate(tmp_path, "np.prod(())", "import numpy as np") == 1.0

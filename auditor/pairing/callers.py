@@ -42,6 +42,23 @@ def record_root(node: cst.BaseExpression) -> str | None:
     return node.value if isinstance(node, cst.Name) else None
 
 
+def record_read_off_local(
+    walk: FunctionWalk, record: cst.BaseExpression
+) -> cst.BaseExpression | None:
+    """`pool_info.buffer_info` after `(pool_info,) = mamba_pool.get_device_pool_infos()` in
+    the same function (SGLang 0.5.22): the record as read off the pool,
+    `mamba_pool.get_device_pool_infos()[0].buffer_info`; None if it is not that."""
+    root = record_root(record)
+    source = _source(walk, root) if root is not None else None
+    if source is None:
+        return None
+    chain, suffix = source
+    receiver = _receiver(chain)
+    if receiver is None or not _reads_only(chain, receiver):
+        return None
+    return cst.parse_expression(code_of(chain) + suffix + code_of(record)[len(root) :])
+
+
 def record_from_callers(
     index: ProjectIndex, module: ModuleInfo, function: cst.FunctionDef, parameter: str
 ) -> CallersRecord | None:

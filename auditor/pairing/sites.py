@@ -31,7 +31,12 @@ from auditor.frontend.scope import (
     functions_naming,
 )
 from auditor.location import Location
-from auditor.pairing.callers import CallersRecord, record_from_callers, record_root
+from auditor.pairing.callers import (
+    CallersRecord,
+    record_from_callers,
+    record_read_off_local,
+    record_root,
+)
 from auditor.pairing.factories import factories_in, returned_classes, unpacked_source
 from auditor.pairing.guards import FunctionWalk, Guard, guards_of, type_subject
 from auditor.pairing.holders import held_classes, subject_classes
@@ -388,6 +393,10 @@ class SiteFinder:
                 record = _single_binding(walk, record)
                 arguments[device_parameter] = record
                 device_node = record_source(record) or unpacked_source(walk, record)
+                local = record_read_off_local(walk, record) if device_node is None else None
+                if local is not None:  # `(info,) = pool.f()` then `info.buffer_info`
+                    record = arguments[device_parameter] = local
+                    device_node = record_source(record)
                 if device_node is None:
                     record_problem = (
                         f"{device_parameter}={code_of(record)} is not read off a device pool "
