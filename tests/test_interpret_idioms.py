@@ -474,3 +474,28 @@ def test_a_tensor_device_is_a_torch_device_and_a_text_is_not(tmp_path):
     assert built["made"] is True
     assert built["text"] == str(torch.device("cuda", 1)) == "cuda:1"
     assert built["key"] == real.type == "cpu"
+
+
+def test_a_logger_call_in_a_constructor_leaves_the_instance_whole(tmp_path):
+    """`logger.info(...)` in a constructor writes a line: it could not set an attribute, so an
+    attribute the class does not have is absent (`getattr(pool, "x", None)` is None), not
+    "may be set on a path not followed" (SGLang 0.5.21's `MambaPool`)."""
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                import logging
+
+                logger = logging.getLogger(__name__)
+
+                class Pool:
+                    def __init__(self, size):
+                        self.size = size
+                        logger.info(f"allocated {size}")
+                        logging.warning("twice")
+            """
+        },
+    )
+    built = build(index, "Pool", kwargs={"size": 8})
+    assert built.instance.incomplete is None
+    assert built.instance.attrs["size"] == 8

@@ -558,6 +558,7 @@ def test_a_host_typed_with_a_class_that_is_no_device_pool_is_said_not_dropped(tm
     assert not [p for p in result.catalog.pairs if p.host.name == "SparseHost"]
     [(_, why)] = [(c, w) for c, w in result.catalog.not_hosts if c.name == "SparseHost"]
     assert "names SparsePool, which is not a device pool" in why
+    assert "sparse.py:" in why and "(device_pool=pool): nothing there narrows" in why
 
 
 FLAGGED = """

@@ -646,6 +646,14 @@ FUNCTIONS: dict[str, Callable] = {
     "torch._utils._element_size": _element_size,
     "torch.frombuffer": _frombuffer,
     "torch.get_default_dtype": lambda args, kwargs, ctx: dtypes.default_dtype(),
+    # logging: a logger's calls write a line and return None (a pool's `logger.info(...)` in
+    # its constructor is no call that could set its attributes)
+    "logging.getLogger": lambda args, kwargs, ctx: ExternalRef("logging.Logger"),
+    **{
+        f"{owner}.{level}": _ignore
+        for owner in ("logging", "logging.Logger")
+        for level in ("debug", "info", "warning", "warn", "error", "exception", "critical", "log")
+    },
 }
 
 

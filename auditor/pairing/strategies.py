@@ -152,7 +152,13 @@ class SitePairs:
             found.pairs.extend(admitted)
         if not found.pairs and isinstance(evidence, Unknown):
             why = evidence.detail
-            found.not_host = f"{why}, and no call site says which device pools it receives"
+            sites = ", ".join(
+                f"{s.where()} ({s.device_parameter}={s.device_text})" for s in case.sites
+            )
+            found.not_host = (
+                f"{why}, and no call site says which device pools it receives (built at "
+                f"{sites}: nothing there narrows the device's class)"
+            )
         return found
 
 
