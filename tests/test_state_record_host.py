@@ -214,3 +214,33 @@ class Outer:
         pass
 """
     assert evaluate(tmp_path, "Outer.Inner().width", prelude) == 3
+
+
+def test_an_object_of_listed_attributes_has_no_other(tmp_path):
+    """`getattr(cache_params.shape, "conv_groups", None)`: the matrix lists every attribute of
+    such an object, so one it does not list is absent (the default), not unknown."""
+    from helpers import build, build_index
+
+    from auditor.interpret.values import RuntimeObject
+
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                class Pool:
+                    def __init__(self, cache_params):
+                        self.temporal = cache_params.shape.temporal
+                        self.groups = getattr(cache_params.shape, "conv_groups", None)
+                        self.kda = cache_params.is_kda
+            """
+        },
+    )
+    built = build(
+        index,
+        "Pool",
+        values={"cache_params.shape.temporal": (32, 128, 128)},
+        kwargs={"cache_params": RuntimeObject("cache_params", listed=True)},
+    )
+    assert built.instance.attrs["temporal"] == (32, 128, 128)
+    assert built.instance.attrs["groups"] is None
+    assert_unknown(built.instance.attrs["kda"], "cache_params has no attribute 'is_kda'")

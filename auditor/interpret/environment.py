@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from auditor.interpret.machine import ConfigPoint
 
 NOT_A_PROBE = object()
+NOT_LISTED = object()  # an attribute an object of listed attributes does not have
 
 # How code reads the environment: os.getenv(name[, default]), os.environ.get(name[, default])
 ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "posix.getenv"})
@@ -51,9 +52,7 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
     if any(key.startswith(dimension + ".") for key in point.values):
         return RuntimeObject(dimension, obj.listed)
     if obj.listed:  # the matrix lists every attribute it has
-        from auditor.interpret.library import ABSENT  # (library imports this module)
-
-        return ABSENT
+        return NOT_LISTED
     if "()" not in obj.path:  # a constructor's config object (roles.objects)
         return Unknown(
             f"{dimension}: no value for this attribute of {obj.path} (attributes that size "

@@ -181,13 +181,20 @@ class Interpreter(Namespaces, Statements, Operators):
         if isinstance(obj, ExternalRef):
             return library.external_attribute(obj.name, name, location)
         if isinstance(obj, RuntimeObject):
-            return environment.runtime_attribute(self.point, obj, name, location)
+            found = environment.runtime_attribute(self.point, obj, name, location)
+            return ABSENT if found is environment.NOT_LISTED else found
         return library.value_attribute(obj, name, location)
 
     def get_attribute(self, obj: Any, name: str, location: Location) -> Any:
         value = self.lookup_attribute(obj, name, location)
         if value is ABSENT:
-            owner = obj.cls.name if isinstance(obj, Instance) else type(obj).__name__
+            owner = (
+                obj.cls.name
+                if isinstance(obj, Instance)
+                else obj.path
+                if isinstance(obj, RuntimeObject)
+                else type(obj).__name__
+            )
             return Unknown(f"{owner} has no attribute {name!r}", location)
         return value
 
