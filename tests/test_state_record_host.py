@@ -116,6 +116,10 @@ def test_the_host_is_paired_through_the_caller_and_its_drift_found(tmp_path):
     )
     # the pack's SSM state: 32 x 128 x 128 in fp32 on the device, bf16 rows on the host
     assert "1048576 B/token/layer vs 2097152 B/token/layer" in finding.message
+    [pair] = result.catalog.pairs
+    said = pair.evidence.text()
+    assert "buffer_info=pool.get_device_pool_infos()[0].buffer_info" in said
+    assert "pool_info = pool.get_device_pool_infos()[0] (as build_stack() passes it)" in said
 
 
 def test_the_fixed_host_agrees_and_matches_the_real_pools(tmp_path, monkeypatch):

@@ -172,6 +172,8 @@ def site_evidence(site: ConstructionSite, annotation: str | None) -> Evidence:
     record = None
     if site.via_record:
         record = f"{site.device_parameter}={code_of(site.arguments[site.device_parameter])}"
+        if site.from_callers is not None:  # the function's parameter, as its callers pass it
+            record += f" ({site.from_callers.describe()})"
     guards = (g.describe() for g in site.guards if g.subject == site.device_text)
     return Evidence(
         kind=BUFFER_INFO if site.via_record else CALL_SITE,
