@@ -119,7 +119,7 @@ def test_the_host_is_paired_through_the_caller_and_its_drift_found(tmp_path):
     [pair] = result.catalog.pairs
     said = pair.evidence.text()
     assert "buffer_info=pool.get_device_pool_infos()[0].buffer_info" in said
-    assert "pool_info = pool.get_device_pool_infos()[0] (as build_stack() passes it)" in said
+    assert "pool_info = pool.get_device_pool_infos()[0], as build_stack() passes it" in said
 
 
 def test_the_fixed_host_agrees_and_matches_the_real_pools(tmp_path, monkeypatch):
@@ -248,3 +248,36 @@ def test_an_object_of_listed_attributes_has_no_other(tmp_path):
     assert built.instance.attrs["temporal"] == (32, 128, 128)
     assert built.instance.attrs["groups"] is None
     assert_unknown(built.instance.attrs["kda"], "cache_params has no attribute 'is_kda'")
+
+
+def test_a_record_field_not_known_is_an_unresolved_buffer(tmp_path):
+    """The envelope layout's state is `as_strided` views (not modelled): the record's field is
+    an unresolved buffer of the pool, so no check treats the storage as accounted for."""
+    from helpers import build, build_index
+
+    from auditor.evaluation.measure import buffers_of
+
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                from dataclasses import dataclass
+
+                import torch
+
+                class Pool:
+                    @dataclass
+                    class State:
+                        temporal: torch.Tensor
+                        label: str
+
+                    def __init__(self, size):
+                        raw = torch.zeros(size * 64, dtype=torch.uint8)
+                        self.state = self.State(torch.as_strided(raw, (size, 64), (64, 1)), "x")
+            """
+        },
+    )
+    built = build(index, "Pool", kwargs={"size": 8})
+    buffers = buffers_of(built.instance)
+    assert_unknown(buffers["state.temporal"], "as_strided")
+    assert "state.label" not in buffers

@@ -32,7 +32,8 @@ class CallersRecord:
 
     def describe(self) -> str:
         where = ", ".join(f"{c}()" for c in self.callers)
-        return f"{self.parameter} = {self.value} (as {where} passes it)"
+        verb = "passes" if len(self.callers) == 1 else "pass"
+        return f"{self.parameter} = {self.value}, as {where} {verb} it"
 
 
 def record_root(node: cst.BaseExpression) -> str | None:
