@@ -37,7 +37,7 @@ from auditor.evaluation.site_run import (
 from auditor.evaluation.size_claims import claimed_size
 from auditor.evaluation.slots import per_slot, slot_ratio
 from auditor.frontend.index import ClassInfo, ProjectIndex
-from auditor.frontend.scope import code_of
+from auditor.frontend.scope import NamesRead, code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
 from auditor.interpret.lanes import (
     LANES_STATS,
@@ -790,18 +790,6 @@ class _DeviceSubstitution(cst.CSTTransformer):
         return updated_node
 
 
-class _Names(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
-        return False
-
-
 def _substituted(site: ConstructionSite, name: str) -> cst.BaseExpression | Unknown:
     """The site's argument for `name`, with the device expression replaced, or why it cannot
     be evaluated outside its function (it reads the function's own variables). Syntax only:
@@ -816,7 +804,7 @@ def _substitute(site: ConstructionSite, name: str) -> cst.BaseExpression | Unkno
     node = site.arguments[name]
     if site.device_text is not None:
         node = node.visit(_DeviceSubstitution(site.device_text))
-    names = _Names()
+    names = NamesRead()
     node.visit(names)
     local = sorted((names.names - {DEVICE_NAME}) & site.local_names)
     if local:

@@ -106,6 +106,21 @@ class FunctionScope:
         return found if isinstance(found, ClassInfo) else None
 
 
+class NamesRead(cst.CSTVisitor):
+    """The variable names an expression reads (`x.kv_cache` reads `x`; an attribute's name is
+    no variable)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+
 class LocalNames(cst.CSTVisitor):
     """A function's imports (bound names) and every other name it binds."""
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from auditor.frontend.index import ModuleInfo, ProjectIndex
-from auditor.frontend.scope import FunctionScope, LocalNames, code_of
+from auditor.frontend.scope import FunctionScope, LocalNames, NamesRead, code_of
 from auditor.pairing.guards import FunctionWalk
 
 
@@ -50,14 +50,10 @@ def record_read_off_local(
     the same function (SGLang 0.5.22): the record as read off the pool,
     `mamba_pool.get_device_pool_infos()[0].buffer_info`; None if it is not that."""
     root = record_root(record)
-    source = _source(walk, root) if root is not None else None
-    if source is None:
+    read = _read_off_pool(walk, root) if root is not None else None
+    if read is None:
         return None
-    chain, suffix = source
-    receiver = _receiver(chain)
-    if receiver is None or not _reads_only(chain, receiver):
-        return None
-    return cst.parse_expression(code_of(chain) + suffix + code_of(record)[len(root) :])
+    return cst.parse_expression(read[1] + code_of(record)[len(root) :])
 
 
 def record_from_callers(
@@ -98,15 +94,10 @@ def _read_off_passed_pool(
 ) -> tuple[str, str] | None:
     """(the function's parameter given the pool, the record as an expression of it)."""
     argument = passed[parameter]
-    if not isinstance(argument, cst.Name):
+    read = _read_off_pool(walk, argument.value) if isinstance(argument, cst.Name) else None
+    if read is None:
         return None
-    source = _source(walk, argument.value)
-    if source is None:
-        return None
-    chain, suffix = source
-    receiver = _receiver(chain)
-    if receiver is None or not _reads_only(chain, receiver):
-        return None
+    receiver, text = read
     devices = [
         p
         for p, node in passed.items()
@@ -114,8 +105,20 @@ def _read_off_passed_pool(
     ]
     if len(devices) != 1:
         return None
-    text = code_of(chain)
-    return devices[0], devices[0] + text[len(receiver) :] + suffix
+    return devices[0], devices[0] + text[len(receiver) :]
+
+
+def _read_off_pool(walk: FunctionWalk, name: str) -> tuple[str, str] | None:
+    """(the pool, the text) of what a local name holds when that is a method chain read off a
+    pool with literal arguments (`(info,) = pool.f()`: `pool`, `pool.f()[0]`); None otherwise."""
+    source = _source(walk, name)
+    if source is None:
+        return None
+    chain, suffix = source
+    receiver = _receiver(chain)
+    if receiver is None or not _reads_only(chain, receiver):
+        return None
+    return receiver, code_of(chain) + suffix
 
 
 def _source(walk: FunctionWalk, name: str) -> tuple[cst.BaseExpression, str] | None:
@@ -145,25 +148,9 @@ def _receiver(node: cst.BaseExpression) -> str | None:
 
 def _reads_only(node: cst.BaseExpression, receiver: str) -> bool:
     """Does the chain read no variable but the pool (its arguments are literals)?"""
-    names = _Names()
+    names = NamesRead()
     node.visit(names)
     return names.names <= {receiver}
-
-
-class _Names(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
-        return False
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
-        return False
 
 
 def _arguments(
