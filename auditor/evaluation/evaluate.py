@@ -205,6 +205,8 @@ class PoolEvaluator:
         self.limits = limits
         self.roles = roles if roles is not None else RoleBook(index, settings)
         self._ids = frozenset(settings.layer_id_params)  # layer parameters given as id lists
+        # parameters the matrix lists attribute paths of (`cache_params.shape.temporal`)
+        self._object_roots = frozenset(k.partition(".")[0] for k in settings.matrix if "." in k)
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
         self.point_demands: set[tuple[str, Any]] = set()  # of the point running
         self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
@@ -225,7 +227,7 @@ class PoolEvaluator:
                 kwargs[name] = ConfigDependency(name)
             elif name in objects:  # its attributes are config values (`ModelShape.n_layers`)
                 kwargs[name] = RuntimeObject(objects[name])
-            elif object_paths(name, values):  # the pack lists its attributes (and no other)
+            elif name in self._object_roots and object_paths(name, values):  # (and no other)
                 kwargs[name] = RuntimeObject(name, listed=True)
         return kwargs
 
