@@ -155,6 +155,11 @@ class Settings:
             *(n for n in self.layer_id_params if n not in self.layer_params),
         ]
 
+    def object_roots(self) -> frozenset[str]:
+        """Parameters the matrix lists attribute paths of (`cache_params.shape.temporal`): read
+        off its keys, so that no dtype of it is resolved (that starts torch's child)."""
+        return frozenset(k.partition(".")[0] for k in self.__dict__["matrix"] if "." in k)
+
     def layer_value(self, name: str, layers: int) -> Any:
         """What a layer parameter is given at a build of `layers` layers."""
         return list(range(layers)) if name in self.layer_id_params else layers

@@ -206,7 +206,7 @@ class PoolEvaluator:
         self.roles = roles if roles is not None else RoleBook(index, settings)
         self._ids = frozenset(settings.layer_id_params)  # layer parameters given as id lists
         # parameters the matrix lists attribute paths of (`cache_params.shape.temporal`)
-        self._object_roots = frozenset(k.partition(".")[0] for k in settings.matrix if "." in k)
+        self._object_roots = settings.object_roots()
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
         self.point_demands: set[tuple[str, Any]] = set()  # of the point running
         self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
