@@ -12,7 +12,9 @@ parameters without annotations; and two "unseen" codebases: a paged block-table 
 whose layout flag is a string; an enum option (`scale_mode: ScaleMode = ScaleMode.NONE`,
 compared with `is` and `in (...)` through `self.`) gating scales of two widths; counts, sizes
 and the dtype read off a config object (`range(shape.n_layers)`, `dtype=shape.kv_dtype`), built
-here as an object holding the point's values.
+here as an object holding the point's values; the same read through the config's methods
+(`model_config.get_num_layers(parallel_config)`), built as methods giving the point's values,
+with a swap space reading its block size off the GPU cache it mirrors.
 """
 
 from __future__ import annotations
@@ -68,41 +70,67 @@ def load_class(info) -> type:
     return value
 
 
-def count(pool: Any, names: list[str], given: int, block: str | None = None) -> int:
-    """The built pool's own token (or layer) count, as measure.py reads it."""
+def count(
+    pool: Any, names: list[str], given: int, block: str | None = None, device: Any = None
+) -> int:
+    """The built pool's own token (or layer) count, as measure.py reads it: in blocks of its
+    `block` tokens, or of its device's when it keeps none (read off the device)."""
     found = given
     for name in names:
         value = getattr(pool, name, None)
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             found = value
             break
-    return found * (getattr(pool, block) if block is not None else 1)
+    if block is None:
+        return found
+    per_block = getattr(pool, block, None)
+    return found * (per_block if per_block is not None else getattr(device, block))
 
 
-def build(cls: type, values: dict, roles: RoleBook, info, tokens: int, layers: int, **extra):
+def _returning(value: Any):
+    """A method giving `value`, whatever it is passed (`get_num_layers(parallel_config)`)."""
+    return lambda *_: value
+
+
+def build(
+    cls: type, values: dict, roles: RoleBook, info, tokens: int, layers: int, device=None, **extra
+):
+    """A pool built for real; a host with its device's layer count as well (a count both read
+    off the config object they take)."""
     parameters = inspect.signature(cls.__init__).parameters
     named = {n: real_torch(v) for n, v in values.items()}
     named.update({n: tokens for n in roles.tokens(info)})
-    named.update({n: layers for n in roles.layers(info)})
+    layer_names = roles.layers(info) + (roles.layers(device) if device is not None else [])
+    named.update({n: layers for n in layer_names})
     kwargs = {n: v for n, v in named.items() if n in parameters}
     for name, path in roles.objects(info).items():  # a config object: the point's values
         attributes = {n.split(".", 1)[1]: v for n, v in named.items() if n.startswith(path + ".")}
-        kwargs[name] = SimpleNamespace(**attributes)
+        methods = {  # `get_num_layers()`: a method giving the point's value, whatever it takes
+            n.removesuffix("()"): _returning(v) for n, v in attributes.items() if n.endswith("()")
+        }
+        attributes = {n: v for n, v in attributes.items() if not n.endswith("()")}
+        kwargs[name] = SimpleNamespace(**attributes, **methods)
     kwargs.update(extra)
+    for name, parameter in parameters.items():  # an object only passed on (`parallel_config`)
+        if name not in kwargs and name != "self" and parameter.default is inspect.Parameter.empty:
+            kwargs[name] = None
     if "device" in parameters:
         kwargs["device"] = "meta"
     return cls(**kwargs)
 
 
-def derive(builds: list[tuple[Any, int, int]], roles: RoleBook, info) -> dict[str, int]:
-    """Bytes per token per layer of every buffer, from the four real builds."""
+def derive(
+    builds: list[tuple[Any, int, int]], roles: RoleBook, info, devices: list | None = None
+) -> dict[str, int]:
+    """Bytes per token per layer of every buffer, from the four real builds (a host's with the
+    four devices it was built with)."""
     measured = [real_buffers(pool) for pool, _, _ in builds]
     counts = [
         (
-            count(pool, roles.tokens(info), t, roles.block(info)),
+            count(pool, roles.tokens(info), t, roles.block(info), device[0] if device else None),
             count(pool, roles.layers(info), n),
         )
-        for pool, t, n in builds
+        for (pool, t, n), device in zip(builds, devices or [None] * len(builds))
     ]
     (s1, l1), (s2, _), (_, l2), _ = counts
     figures = {}
@@ -146,11 +174,12 @@ def real_point(
                 evaluation.host,
                 tokens,
                 layers,
+                evaluation.device,
                 **{parameter: device},
             )
         hosts.append((host, tokens, layers))
     device_figures = derive(devices, roles, evaluation.device)
-    host_figures = derive(hosts, roles, evaluation.host) if hosts else {}
+    host_figures = derive(hosts, roles, evaluation.host, devices) if hosts else {}
     return device_figures, host_figures
 
 

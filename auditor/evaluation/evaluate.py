@@ -245,10 +245,18 @@ class PoolEvaluator:
         """The host side of one build (declared.py reads it off the device pool instead)."""
         return self._build(host_cls, interpreter, values, device)
 
-    def measure_host(self, builds: list, host_cls: ClassInfo) -> dict[str, BufferFigure]:
+    def measure_host(
+        self, builds: list, host_cls: ClassInfo, devices: list, values: dict
+    ) -> dict[str, BufferFigure]:
         roles = self.roles
+        block = roles.block(host_cls)
         figures = measure(
-            builds, host_cls, roles.tokens(host_cls), roles.layers(host_cls), roles.block(host_cls)
+            builds,
+            host_cls,
+            roles.tokens(host_cls),
+            roles.layers(host_cls),
+            block,
+            self._block_given(host_cls, block, devices, values),
         )
         if id(host_cls) in roles.hosts and roles.inferred(host_cls) is None:
             # seen by behaviour, nothing says how many tokens it holds: per row, where every
@@ -270,6 +278,26 @@ class PoolEvaluator:
             )
             figures = {n: replace(f, unknown=why, arithmetic="") for n, f in figures.items()}
         return figures
+
+    def _block_given(
+        self, host_cls: ClassInfo, block: str | None, devices: list, values: dict
+    ) -> list[int | None] | None:
+        """Tokens per block of a host sized in blocks that keeps no `self.<block>`: the
+        config value of its parameter of that name, else, when it reads the block size off its
+        device pool (`block_size = gpu_cache.block_size`), the device's, build by build."""
+        if block is None:
+            return None
+        given = values.get(block)
+        if isinstance(given, int) and not isinstance(given, bool):
+            return [given] * len(devices)
+        facts = self.roles.facts(host_cls)
+        params = self.roles.device_params(host_cls)
+        if facts is None or not any(block in facts.read_attributes.get(p, ()) for p in params):
+            return None
+        return [
+            device.attrs.get(block) if isinstance(device, Instance) else None
+            for device, _, _ in devices
+        ]
 
     def _site_arguments(
         self, site: ConstructionSite, interpreter: Interpreter, values: dict, device: Instance
@@ -495,7 +523,7 @@ class PoolEvaluator:
             doubled = self._device_figures(device_cls, {**values, name: 2 * value}, state)
             result.device = per_slot(result.device, doubled, name, value)
         if host_cls is not None:
-            result.host = self.measure_host(host_builds, host_cls)
+            result.host = self.measure_host(host_builds, host_cls, device_builds, values)
             result.held = sorted(held_from(host_builds[0][0], device_builds[0][0]))
             for name in result.held:
                 result.host.pop(name, None)  # the device's storage, kept by the host

@@ -314,15 +314,19 @@ def measure(
     token_names: list[str],
     layer_names: list[str],
     block: str | None = None,
+    block_given: list[int | None] | None = None,
 ) -> dict[str, BufferFigure]:
     """Figures for each buffer from builds at (s1,l1), (s2,l1), (s1,l2), (s2,l2), and
     optionally a fifth at (s3,l2) that checks the fit (a `size * size` buffer fits any four).
 
-    `builds` holds (instance, token count given, layer count given).
+    `builds` holds (instance, token count given, layer count given); `block_given`, per build,
+    the tokens per block a pool that keeps no `self.<block>` was built with.
     """
     found = [buffers_of(instance) for instance, _, _ in builds]
     names = sorted({name for buffers in found for name in buffers})
     units = [tokens_per_unit(instance, block) for instance, _, _ in builds]
+    if block_given is not None:
+        units = [unit or given for unit, given in zip(units, block_given)]
     if None in units:  # sized in blocks of an unknown number of tokens
         why = f"the token count is in blocks and the pool holds no {block} to say how many tokens"
         return {

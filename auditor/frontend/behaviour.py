@@ -168,6 +168,25 @@ def _attribute_key(node: ast.AST) -> str | None:
     return "." + node.attr if isinstance(node, ast.Attribute) else None
 
 
+def method_read(node: ast.AST) -> ast.Attribute | None:
+    """The method of `cfg.get_num_layers()` (no literal argument: `cfg.get_num_kv_heads(
+    parallel_config)` too, never `cfg.get("n")`): a value read off an object as an attribute
+    is, named `<path>.get_num_layers()` once the object's attributes are parameters."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and not node.keywords
+        and all(isinstance(a, (ast.Name, ast.Attribute)) for a in node.args)
+    ):
+        return node.func
+    return None
+
+
+def _read_off(node: ast.AST) -> ast.Attribute | None:
+    """The attribute a value is read as: `cfg.num_layers`, or the method of a method read."""
+    return node if isinstance(node, ast.Attribute) else method_read(node)
+
+
 class _Flow:
     """Which parameters each local name and `self.` attribute is computed from."""
 
@@ -176,7 +195,7 @@ class _Flow:
         self.sources: dict[str, set[str]] = {name: {name} for name in params}
         self.aliases: dict[str, set[str]] = {name: {name} for name in params}  # plain copies
         self.tuples: dict[str, list[ast.expr]] = {}  # `shape = (a, b, c)`: a shape named
-        self.paths: dict[str, ast.Attribute] = {}  # `n = cfg.num_layers`: an attribute named
+        self.paths: dict[str, ast.expr] = {}  # `n = cfg.num_layers`: an attribute named
         assignments = []
         for function in functions:
             for node in ast.walk(function):
@@ -195,8 +214,8 @@ class _Flow:
                 copied = self.copied(value)
                 if isinstance(value, ast.Tuple) and len(keys) == 1 and keys[0] is not None:
                     self.tuples.setdefault(keys[0], list(value.elts))
-                if isinstance(value, ast.Attribute) and isinstance(target, ast.Name):
-                    self.paths.setdefault(target.id, value)
+                if _read_off(value) is not None and isinstance(target, ast.Name):
+                    self.paths.setdefault(target.id, value)  # `n = cfg.get_num_layers()` too
                 for key in keys:
                     if key is None or key in params:
                         continue
@@ -323,6 +342,21 @@ class _ObjectAttributes(ast.NodeTransformer):
         self.names = names  # `cfg`, `self.cfg`, `s` -> the path its attributes are under
         self.paths = frozenset(names.values())
 
+    def _path(self, value: ast.AST) -> str | None:
+        """The path an (already rewritten) object expression stands for, if any."""
+        if isinstance(value, ast.Name) and "." in value.id:
+            return value.id if value.id.split(".", 1)[0] in self.paths else None
+        return self.names.get(_key(value) or "")
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        method = method_read(node)
+        if method is not None:  # `cfg.get_num_layers()`: a value of its own, as an attribute
+            method.value = self.visit(method.value)
+            path = self._path(method.value)
+            if path is not None:
+                return ast.copy_location(ast.Name(f"{path}.{method.attr}()", ast.Load()), node)
+        return self.generic_visit(node)
+
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
         if not isinstance(node.ctx, ast.Load):
@@ -424,9 +458,10 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
         stop = flow.path(stop)
         if len(node.args) >= 2:
             found |= flow.of(node.args[0])
-        if isinstance(stop, ast.Attribute) and flow.copied(_object_of(stop)):
+        read = _read_off(stop)
+        if read is not None and flow.copied(_object_of(read)):
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
-            facts.range_roots |= flow.copied(_object_of(stop))
+            facts.range_roots |= flow.copied(_object_of(read))
         return found
     if isinstance(node, ast.Attribute):
         facts.per_item |= flow.of(node)
@@ -448,7 +483,12 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         shape = flow.tuples[_key(shape[0]) or ""]
     dims = [frozenset(flow.of(d)) for d in shape]
     facts.shapes.append(dims)
-    facts.shape_keys.append([_key(d) or _attribute_key(d) for d in shape])
+    facts.shape_keys.append(  # `bs` of `bs = gpu_cache.block_size` keyed as its attribute
+        [
+            (flow.path(d) is not d and _attribute_key(flow.path(d))) or _key(d) or _attribute_key(d)
+            for d in shape
+        ]
+    )
     dtype = [k.value for k in call.keywords if k.arg == "dtype"]
     for part in (n for d in [*shape, *dtype] for n in ast.walk(d)):
         if isinstance(part, ast.Attribute):
@@ -456,9 +496,10 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     for dim in dims:
         facts.numeric |= dim
     leading = flow.path(shape[0]) if shape else None
-    if len(shape) >= 3 and isinstance(leading, ast.Attribute) and flow.copied(_object_of(leading)):
+    read = _read_off(leading) if leading is not None else None
+    if len(shape) >= 3 and read is not None and flow.copied(_object_of(read)):
         facts.range_paths.add(ast.unparse(leading))  # a leading dimension read off an object
-        facts.range_roots |= flow.copied(_object_of(leading))
+        facts.range_roots |= flow.copied(_object_of(read))
     for around in ranges:
         facts.per_layer |= {n for n in around if n[:1] not in (".", "@")}
         facts.per_item |= {n[1:] for n in around if n.startswith(".")}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from auditor.interpret.values import RuntimeObject, Unknown, Why, is_unknown
+from auditor.interpret.values import BoundBuiltin, RuntimeObject, Unknown, Why, is_unknown
 
 if TYPE_CHECKING:
     from auditor.interpret.library import CallContext
@@ -49,6 +49,8 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
     dimension = f"{obj.path}.{name}"
     if dimension in point.values:
         return point.read(dimension)
+    if f"{dimension}()" in point.values:  # `cfg.get_num_layers()`: read when called
+        return BoundBuiltin(obj, name)
     if any(key.startswith(dimension + ".") for key in point.values):
         return RuntimeObject(dimension, obj.listed)
     if obj.listed:  # the matrix lists every attribute it has

@@ -7,7 +7,14 @@ from typing import Any
 from auditor import dtypes
 from auditor.interpret import lanes
 from auditor.interpret.library import CallContext, first_unknown, numel, shape_of, unbind
-from auditor.interpret.values import LANES_ACTIVE, BoundBuiltin, Tensor, Unknown, is_unknown
+from auditor.interpret.values import (
+    LANES_ACTIVE,
+    BoundBuiltin,
+    RuntimeObject,
+    Tensor,
+    Unknown,
+    is_unknown,
+)
 
 _LIST_METHODS = frozenset({"append", "extend", "insert", "pop", "index", "count", "copy"})
 _DICT_METHODS = frozenset({"get", "items", "keys", "values", "setdefault", "update", "copy", "pop"})
@@ -30,6 +37,8 @@ _TENSOR_SAME_BYTES = frozenset(
 
 def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext) -> Any:
     receiver, name = method.receiver, method.name
+    if isinstance(receiver, RuntimeObject):  # a config object's method, sampled as a value
+        return ctx.interpreter.point.read(f"{receiver.path}.{name}()")
     if LANES_ACTIVE[0] and (lanes.has_lanes(args) or lanes.has_lanes(kwargs)):
         if isinstance(receiver, str):
             raise lanes.Diverged  # text made of a lanes value: each build writes its own

@@ -286,7 +286,7 @@ class DeclaredHostEvaluator(PoolEvaluator):
             )
         ]
 
-    def measure_host(self, builds, host_cls):
+    def measure_host(self, builds, host_cls, devices, values):
         return declared_figures(builds, host_cls)
 
     def run_point(self, device_cls, host_cls, values, site=None):
