@@ -38,6 +38,15 @@ def test_counts_are_read_off_the_shapes_not_the_names():
         """
     )
     assert (leading.tokens, leading.layers) == ("capacity", "n_layers")
+    # the layer dimension after a literal one (K and V first): still the leading count
+    after_kv = roles_of(
+        """
+        class Slab:
+            def __init__(self, num_tokens: int, num_layers: int, heads: int = 8, dim: int = 64):
+                self.kv = torch.empty((2, num_layers, num_tokens, heads, dim))
+        """
+    )
+    assert (after_kv.tokens, after_kv.layers) == ("num_tokens", "num_layers")
 
 
 def test_a_tie_says_nothing():
@@ -52,6 +61,21 @@ def test_a_tie_says_nothing():
         )
         is None
     )
+
+
+def test_a_count_named_for_something_else_is_no_token_count():
+    """Per-layer expert statistics: `num_experts` sizes a dimension after the layers, but it
+    says it counts experts, not tokens, so the class is no KV pool (its host copy would
+    otherwise be reported for not mirroring `topk_hist`)."""
+    source = """
+        class ExpertLoadStats:
+            def __init__(self, num_layers: int, num_experts: int, window: int = 128):
+                self.counts = torch.zeros((num_layers, window, num_experts))
+                self.topk_hist = torch.zeros((num_layers, num_experts))
+        """
+    assert roles_of(source) is None
+    renamed = roles_of(source.replace("num_experts", "num_slots"))
+    assert (renamed.tokens, renamed.layers) == ("num_slots", "num_layers")
 
 
 def test_no_per_layer_allocation_is_no_pool():

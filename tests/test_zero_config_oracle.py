@@ -14,7 +14,8 @@ compared with `is` and `in (...)` through `self.`) gating scales of two widths; 
 and the dtype read off a config object (`range(shape.n_layers)`, `dtype=shape.kv_dtype`), built
 here as an object holding the point's values; the same read through the config's methods
 (`model_config.get_num_layers(parallel_config)`), built as methods giving the point's values,
-with a swap space reading its block size off the GPU cache it mirrors.
+with a swap space reading its block size off the GPU cache it mirrors; and one slab with K
+and V first, `(2, num_layers, num_tokens, heads, dim)`.
 """
 
 from __future__ import annotations

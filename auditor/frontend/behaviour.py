@@ -27,6 +27,9 @@ _TOKEN_HINT = re.compile(
     r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|entries$|(pool|cache|buffer)_size$)"
 )
 _LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
+# names that say they count something else than tokens: never a token count unless the pack
+# names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
+_OTHER_COUNT = re.compile(r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$)")
 _BLOCK_HINT = re.compile(r"((block|page)_(size|len|length)$|^tokens_per_(block|page)$)")
 _COUNT_TYPES = {"int", "Optional[int]", "int | None", "None | int"}
 
@@ -580,7 +583,9 @@ def infer_roles(
     layer_votes: dict[str, int] = {}
     for name in facts.per_layer & counts:
         layer_votes[name] = layer_votes.get(name, 0) + 3
-    leading = {next(iter(d[0])) for d in facts.shapes if len(d) >= 3 and len(d[0]) == 1}
+    # the first dimension a parameter sizes (`(2, num_layers, num_tokens, ...)`: after a K/V 2)
+    firsts = [next((dim for dim in d if dim), frozenset()) for d in facts.shapes if len(d) >= 3]
+    leading = {next(iter(dim)) for dim in firsts if len(dim) == 1}
     for name in leading & counts:  # once: a leading dimension alone needs a name saying layers
         layer_votes[name] = layer_votes.get(name, 0) + 1
     for name in layer_votes:
@@ -619,6 +624,8 @@ def _tokens_along(
             attribute = (key or "").rpartition(".")[2]
             if key and "." in key and _BLOCK_HINT.search(attribute):
                 block_candidates.add(attribute)
+    for name in [n for n in token_votes if _OTHER_COUNT.search(n) and n not in token_hints]:
+        del token_votes[name]
     for name in token_votes:
         if name in token_hints or _TOKEN_HINT.search(name):
             token_votes[name] += 2
