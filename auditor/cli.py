@@ -145,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-on-uncompared",
         action="store_true",
         default=None,
-        help="exit 1 when a host/device pair was never compared at any config point",
+        help="exit 1 when a host/device pair was never compared at any config point, or a "
+        "host pool was never paired",
     )
     parser.add_argument(
         "--fail-on-unresolved",
@@ -496,10 +497,13 @@ def _fails_on_coverage(result, settings, err: TextIO) -> bool:
     """`fail-on-uncompared` / `fail-on-unresolved`: a run that left something unchecked is
     not a pass for teams that ask so; one line on stderr says why it fails."""
     never = len(result.coverage.uncompared)  # a pair the host refuses is not a pair to compare
-    if settings.fail_on_uncompared and (never or not result.coverage.pairs):
+    unpaired = len(result.coverage.unpaired)
+    if settings.fail_on_uncompared and (never or unpaired or not result.coverage.pairs):
         what = (
             f"{never} host/device pair{'s' if never != 1 else ''} never compared"
             if never
+            else f"{unpaired} host pool{'s' if unpaired != 1 else ''} never paired"
+            if unpaired
             else "no host/device pair to compare"
         )
         err.write(f"layout-audit: failing: {what} (fail-on-uncompared)\n")

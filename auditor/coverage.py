@@ -123,6 +123,8 @@ class Coverage:
     device_pools: int = 0
     host_pools: int = 0
     notice: str | None = None
+    # host pools nothing pairs with a device pool the audit builds: (host, where, why)
+    unpaired: tuple[tuple[str, Location, str], ...] = ()
 
     @property
     def compared(self) -> int:
@@ -160,21 +162,27 @@ class Coverage:
 
     def line(self) -> str:
         """The summary line's part: `2 of 17 pairs compared, 15 never (12 no feasible config
-        point, 3 host figures unresolved)`, then `, 6 refused by the host` when some are (the
-        17 then counts the others); empty when there is no pair."""
-        if not self.pairs:
+        point, 3 host figures unresolved)`, then `, 1 host never paired`, `, 6 refused by the
+        host` when some are (the 17 then counts the others); empty when there is neither a
+        pair nor a host never paired."""
+        if not self.pairs and not self.unpaired:
             return ""
         refused, views = len(self.refused), len(self.views)
-        text = f"{self.compared} of {len(self.pairs) - refused - views} pairs compared"
+        parts = []
+        if self.pairs:
+            parts.append(f"{self.compared} of {len(self.pairs) - refused - views} pairs compared")
         never = len(self.uncompared)
         if never:
             grouped = ", ".join(f"{count} {reason}" for reason, count in self.reasons().items())
-            text += f", {never} never ({grouped})"
+            parts.append(f"{never} never ({grouped})")
+        if self.unpaired:  # a host whose layout nothing could be compared with
+            count = len(self.unpaired)
+            parts.append(f"{count} host{'s' if count != 1 else ''} never paired")
         if refused:
-            text += f", {refused} {REFUSED}"
+            parts.append(f"{refused} {REFUSED}")
         if views:
-            text += f", {views} view{'s' if views != 1 else ''} of the device pool"
-        return text
+            parts.append(f"{views} view{'s' if views != 1 else ''} of the device pool")
+        return ", ".join(parts)
 
     def summary_json(self) -> dict[str, Any]:
         """The counts, for the JSON summary and SARIF run properties."""
@@ -186,6 +194,7 @@ class Coverage:
             "pairs_never_compared": len(self.uncompared),
             "pairs_refused_by_host": len(self.refused),
             "pairs_views_of_device": len(self.views),
+            "hosts_never_paired": len(self.unpaired),
             "never_compared_reasons": self.reasons(),
             "notice": self.notice,
         }
@@ -309,7 +318,10 @@ def measure_coverage(
             f"; {len(skipped)} class{'es' if len(skipped) != 1 else ''} not audited: {named}{more}, "
             "counts read off an object are not followed yet (--show-pairs)"
         )
-    return Coverage(tuple(pairs), devices, hosts, notice)
+    unpaired = tuple(
+        (cls.name, cls.location, why) for cls, why in (catalog.unpaired if catalog else [])
+    )
+    return Coverage(tuple(pairs), devices, hosts, notice, unpaired)
 
 
 def _names(values: list[str]) -> str:

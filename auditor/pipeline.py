@@ -126,13 +126,18 @@ def run(
 
 
 def never_compared(result: AuditResult) -> list[Unresolved]:
-    """Each pair never compared, as an unresolved item naming it (unknown is not success)."""
+    """Each pair never compared, and each host never paired, as an unresolved item naming it
+    (unknown is not success)."""
     items = {
         (pair.title, pair.why, pair.location): Unresolved(
             pair.title, Unknown(f"never compared: {pair.why}", pair.location)
         )
         for pair in result.coverage.never_compared
     }
+    for host, location, why in result.coverage.unpaired:  # its layout compared with nothing
+        items[(host, why, location)] = Unresolved(
+            host, Unknown(f"host pool never paired: {why}", location)
+        )
     return list(items.values())
 
 

@@ -197,3 +197,39 @@ def test_configured_names_still_win(tmp_path: Path):
     assert result.catalog.roles.tokens(result.catalog.devices[0]) == list(
         load_settings(None).token_params
     )
+
+
+PACK_NAMED_HOST = """
+    import torch
+
+    from pkg.kv import KV
+
+
+    class KVHost:
+        def __init__(self, device_pool: KV, host_tokens: int, heads: int = 8):
+            self.kv = [
+                torch.zeros((host_tokens, heads, 64), dtype=DTYPE)
+                for _ in range(len(device_pool.kv))
+            ]
+"""
+
+
+def test_a_host_by_the_pack_name_counts_tokens_by_its_own(tmp_path: Path):
+    """`device_pool` is the pack's name, `host_tokens` is not: the host's token count is read
+    off its shapes, not taken as a value it never changes with (every figure 0 B/token)."""
+    device = DEVICE.replace("heads: int):", "heads: int = 8):")
+    for dtype, findings in (("torch.float32", 0), ("torch.float16", 1)):
+        root = tmp_path / dtype
+        write_tree(
+            root,
+            {
+                "pkg/__init__.py": "",
+                "pkg/kv.py": device,
+                "pkg/host.py": PACK_NAMED_HOST.replace("DTYPE", dtype),
+            },
+        )
+        result = audit([root], load_settings(None))
+        assert result.coverage.compared == 1 and result.unresolved == []
+        assert len(result.findings) == findings
+        for finding in result.findings:  # 8 heads x 64 in float16, against float32
+            assert "1024 B/token/layer vs 2048 B/token/layer" in finding.message

@@ -40,7 +40,7 @@ def test_json_findings_carry_the_evidence_and_show_pairs_appends_the_pairs(capsy
     document = json.loads(capsys.readouterr().out)
     assert document["findings"] == plain
     pairs = [item for item in document["pairs"] if item["code"] == "PAIR"]
-    assert all(item["code"] in ("PAIR", "NOT-A-HOST") for item in document["pairs"])
+    assert all(item["code"] in ("PAIR", "NOT-A-HOST", "NOT-PAIRED") for item in document["pairs"])
     assert len(pairs) == 4
     nsa = [p for p in pairs if p["device"] == "NSATokenToKVPool"]
     assert sorted(p["pairing_evidence"]["site"]["path"].rsplit("/", 1)[1] for p in nsa) == [

@@ -535,7 +535,7 @@ def test_a_record_read_off_an_object_of_no_known_class_is_said_not_guessed(tmp_p
 def test_a_host_typed_with_a_class_that_is_no_device_pool_is_said_not_dropped(tmp_path):
     """SGLang 0.5.23 `QSAIndexerPoolHost(device_pool: QSATokenToKVPool)`: the device class
     takes layer ids, not a layer count, so it is no device pool; the host was dropped without
-    a word. It is listed as not a host pool, with the reason."""
+    a word. It is listed as a host never paired, with the reason, and counted."""
     result = run(
         tmp_path,
         {
@@ -556,9 +556,11 @@ def test_a_host_typed_with_a_class_that_is_no_device_pool_is_said_not_dropped(tm
         },
     )
     assert not [p for p in result.catalog.pairs if p.host.name == "SparseHost"]
-    [(_, why)] = [(c, w) for c, w in result.catalog.not_hosts if c.name == "SparseHost"]
+    [(_, why)] = [(c, w) for c, w in result.catalog.unpaired if c.name == "SparseHost"]
     assert "names SparsePool, which is not a device pool" in why
     assert "sparse.py:" in why and "(device_pool=pool): nothing there narrows" in why
+    assert [u for u in result.coverage.unpaired if u[0] == "SparseHost"]
+    assert "1 host never paired" in result.coverage.line()
 
 
 FLAGGED = """

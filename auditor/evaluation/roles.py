@@ -173,6 +173,8 @@ class RoleBook:
             if facts is None and not self.named_device(cls):  # a host by the pack's names
                 own = self.facts(cls)  # reading a config object: its counts are read as well
                 facts = own if own is not None and own.objects else None
+                if facts is None and own is not None and not self._counts_named(cls, own):
+                    roles = self._own_tokens(cls, own)
             if facts is not None:
                 host = self.hosts.get(id(cls))
                 hints = (
@@ -187,6 +189,22 @@ class RoleBook:
                     roles = infer_roles(facts, *hints)
             self._roles[id(cls)] = roles
         return self._roles[id(cls)]
+
+    def _counts_named(self, cls: ClassInfo, facts: Facts) -> bool:
+        """Does the class take or keep a count of the pack's token names (`size`)?"""
+        names = set(self.settings.token_params)
+        return bool(names & set(facts.params) or names & self.attributes(cls))
+
+    def _own_tokens(self, cls: ClassInfo, facts: Facts) -> Roles | None:
+        """A host by the pack's device-pool name that counts its tokens by a name of its own
+        (`host_tokens`): read off its shapes, as for a host seen by behaviour, rather than
+        measured against a count it never reads (which would make every figure 0)."""
+        params = [p for p in self.device_params(cls) if p in facts.params]
+        if not params:
+            return None
+        hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
+        roles = infer_roles(facts, *hints, layers_from=params[0])
+        return roles if roles is not None and roles.tokens is not None else None
 
     def add_host(self, cls: ClassInfo, role: HostRole) -> None:
         """A class seen to mirror a device pool: its roles are a host's from now on."""

@@ -40,6 +40,9 @@ class PoolCatalog:
     unresolved: list[Unknown]
     sites: list[ConstructionSite] = field(default_factory=list)
     not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
+    # host pools (they allocate buffers of device pools' names) that nothing pairs with a
+    # device pool the audit builds: never compared, counted and listed (class, why)
+    unpaired: list[tuple[ClassInfo, str]] = field(default_factory=list)
     searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
     # classes allocating per layer over a count read off an object (`cfg.num_layers`), which
     # no role is inferred from: shown, so that "no device pool" does not hide them (class,
@@ -51,9 +54,11 @@ class PoolCatalog:
 
     def left_out(self) -> list[tuple[str, ClassInfo, str]]:
         """Classes that looked like pools but are not audited as one, for `--show-pairs`:
-        (`not a host pool` or `not audited`, the class, why)."""
-        return [("not a host pool", cls, why) for cls, why in self.not_hosts] + [
-            ("not audited", cls, not_audited_why(paths)) for cls, paths in self.not_devices
+        (`not a host pool`, `never paired` or `not audited`, the class, why)."""
+        return [
+            *(("not a host pool", cls, why) for cls, why in self.not_hosts),
+            *(("never paired", cls, why) for cls, why in self.unpaired),
+            *(("not audited", cls, not_audited_why(paths)) for cls, paths in self.not_devices),
         ]
 
     def add_declared(self, pairs: list[Pair]) -> None:
@@ -89,16 +94,15 @@ def catalog(
     strategies: list[Strategy] = [configured, SitePairs(devices), RecordPairs(), AnnotationPairs()]
     pairs: list[Pair] = []
     unresolved: list[Unknown] = []
+    unpaired: list[tuple[ClassInfo, str]] = []
     for host in hosts:
         written = [s for s in sites if s.host is host]
         case = HostCase(host, written, is_record_host(host, settings), read_types)
         claim = next(c for c in (s.claim(case) for s in strategies) if c is not None)
         pairs.extend(claim.pairs)
         unresolved.extend(claim.unresolved)
-        if claim.not_host is not None:
-            not_hosts.append((host, claim.not_host))
-    dropped = {id(cls) for cls, _ in not_hosts}
-    hosts = [h for h in hosts if id(h) not in dropped]
+        if claim.unpaired is not None:
+            unpaired.append((host, claim.unpaired))
     found = PoolCatalog(
         devices,
         hosts,
@@ -106,6 +110,7 @@ def catalog(
         unresolved,
         sites,
         not_hosts,
+        unpaired,
         searched=sorted(searched),
         not_devices=_counted_off_objects(classes, devices, hosts, book),
     )

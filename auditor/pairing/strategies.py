@@ -50,11 +50,11 @@ class HostCase:
 @dataclass
 class Claim:
     """What a strategy decides for a host: its pairs, what it could not decide, and, when
-    nothing says which devices the host receives, why it is not taken for a host pool."""
+    nothing says which devices the host receives, why it stays unpaired."""
 
     pairs: list[Pair] = field(default_factory=list)
     unresolved: list[Unknown] = field(default_factory=list)
-    not_host: str | None = None
+    unpaired: str | None = None  # why the host is paired with no device pool
 
 
 class Strategy(Protocol):
@@ -155,7 +155,7 @@ class SitePairs:
             sites = ", ".join(
                 f"{s.where()} ({s.device_parameter}={s.device_text})" for s in case.sites
             )
-            found.not_host = (
+            found.unpaired = (
                 f"{why}, and no call site says which device pools it receives (built at "
                 f"{sites}: nothing there narrows the device's class)"
             )
@@ -215,7 +215,7 @@ class AnnotationPairs:
 
     def claim(self, case: HostCase) -> Claim:
         typed = case.typed
-        if isinstance(typed.evidence, Unknown):
-            return Claim(unresolved=[typed.evidence])
+        if isinstance(typed.evidence, Unknown):  # a host all the same: never paired, said
+            return Claim(unpaired=typed.evidence.detail or typed.evidence.reason)
         said = Evidence.by_annotation(typed.evidence)
         return Claim(pairs=[Pair(case.host, d, said) for d in typed.devices])

@@ -88,7 +88,8 @@ def annotation_devices(
             [],
             _unpaired(
                 host,
-                "device pool parameter has no annotation to pair by",
+                "device pool parameter has no annotation to pair by"
+                + _methods_note(index, host, devices, book, trees),
             ),
         )
     base = index.resolve_static(owner.module, annotation)
@@ -194,6 +195,50 @@ def _called(node: ast.AST | None) -> set[str]:
             elif isinstance(func, ast.Attribute):
                 called.add(func.attr)
     return called
+
+
+def _methods_note(
+    index: ProjectIndex,
+    host: ClassInfo,
+    devices: list[ClassInfo],
+    book: RoleBook | None,
+    trees: dict | None,
+) -> str:
+    """`; the classes defining what it calls on it (get_page_envelope_buffer()),
+    UnifiedMHATokenToKVPool, take no token and layer counts ...`: who the untyped parameter can
+    be, by the methods the host's own class calls on it, when none of them is a pool the audit
+    builds (SGLang 0.5.23's page-envelope host, whose devices are views of a shared pool)."""
+    if book is None:
+        return ""
+    params = set(book.device_params(host))
+    calls: set[str] = set()
+    tree = cpython_tree(host.module, trees if trees is not None else {})
+    node = class_node(tree, host) if tree is not None else None
+    if node is not None:  # its own calls: a base's helpers serve every kind of host
+        for item in ast.walk(node):
+            if (
+                isinstance(item, ast.Call)
+                and isinstance(item.func, ast.Attribute)
+                and isinstance(item.func.value, ast.Name)
+                and item.func.value.id in params
+            ):
+                calls.add(item.func.attr)
+    if not calls:
+        return ""
+    called = sorted(calls)
+    found = [
+        c
+        for c in index.all_classes()
+        if not c.is_abstract() and all(c.find_method(m) is not None for m in called)
+    ]
+    if not found or any(c in devices for c in found):
+        return ""
+    names = ", ".join(sorted({c.name for c in found}))
+    shown = ", ".join(f"{m}()" for m in called)
+    return (
+        f"; the classes defining what it calls on it ({shown}), {names}, take no token and "
+        "layer counts: not device pools the audit can build"
+    )
 
 
 def _unpaired(host: ClassInfo, why: str) -> Unknown:

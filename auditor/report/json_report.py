@@ -33,7 +33,11 @@ def pair_items(result: AuditResult) -> list[dict]:
         }
         for pair in catalog.pairs
     ]
-    codes = {"not a host pool": "NOT-A-HOST", "not audited": "NOT-AUDITED"}
+    codes = {
+        "not a host pool": "NOT-A-HOST",
+        "never paired": "NOT-PAIRED",
+        "not audited": "NOT-AUDITED",
+    }
     for label, cls, why in catalog.left_out():
         location = cls.location
         items.append(

@@ -56,7 +56,7 @@ def _hint(code: str, hinted: set[str], out: TextIO) -> None:
 def render_pairs(result: AuditResult, out: TextIO) -> None:
     """`--show-pairs`: each host with the devices it receives and why (the evidence)."""
     catalog = result.catalog
-    if catalog is None or not (catalog.pairs or catalog.not_hosts or catalog.not_devices):
+    if catalog is None or not catalog.pairs and not catalog.left_out():
         out.write("pairs: none\n")
         return
     out.write(f"pairs ({len(catalog.pairs)}):\n")
