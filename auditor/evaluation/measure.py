@@ -298,14 +298,17 @@ def _fits(totals: list[int], counts: list[tuple[int, int]], a: int, b: int) -> b
     )
 
 
+def _tokens_per_block(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 def tokens_per_unit(instance: Instance, block: str | None) -> int | None:
     """Tokens in one unit of the token count: a paged pool sized in blocks (`num_blocks`)
     holds `self.<block>` tokens per block (roles.py), 1 for a pool sized in tokens; None when
     the pool is sized in blocks and does not say how many tokens one holds."""
     if block is None:
         return 1
-    value = instance.attrs.get(block)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+    return _tokens_per_block(instance.attrs.get(block))
 
 
 def measure(
@@ -325,8 +328,8 @@ def measure(
     found = [buffers_of(instance) for instance, _, _ in builds]
     names = sorted({name for buffers in found for name in buffers})
     units = [tokens_per_unit(instance, block) for instance, _, _ in builds]
-    if block_given is not None:
-        units = [unit or given for unit, given in zip(units, block_given)]
+    if block_given is not None:  # only a positive count is tokens per block
+        units = [unit or _tokens_per_block(given) for unit, given in zip(units, block_given)]
     if None in units:  # sized in blocks of an unknown number of tokens
         why = f"the token count is in blocks and the pool holds no {block} to say how many tokens"
         return {

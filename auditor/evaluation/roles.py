@@ -109,6 +109,9 @@ class RoleBook:
         }
         if not roots:
             return None
+        for name in sorted(set(facts.read_attributes) - set(roots)):  # other config objects
+            if name in facts.params and not self._pool_typed(cls, name, facts):  # it reads
+                roots[name] = object_path(facts.params[name])  # (`cache_config.block_size`)
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
         if infer_roles(expanded, *hints) is None:
             return None

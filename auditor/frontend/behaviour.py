@@ -199,9 +199,14 @@ class _Flow:
         self.aliases: dict[str, set[str]] = {name: {name} for name in params}  # plain copies
         self.tuples: dict[str, list[ast.expr]] = {}  # `shape = (a, b, c)`: a shape named
         self.paths: dict[str, ast.expr] = {}  # `n = cfg.num_layers`: an attribute named
+        self.sizing: set[str] = set()  # names and `self.` attributes an allocation reads
         assignments = []
         for function in functions:
             for node in ast.walk(function):
+                if _is_allocation(node):
+                    assert isinstance(node, ast.Call)
+                    for arg in [*node.args, *(k.value for k in node.keywords)]:
+                        self.sizing |= {k for n in ast.walk(arg) if (k := _key(n)) is not None}
                 if isinstance(node, ast.Assign):
                     assignments.extend((t, node.value) for t in node.targets)
                 elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
@@ -509,9 +514,21 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         facts.range_paths |= {n[1:] for n in around if n.startswith("@")}
 
 
+def _sets(block: list[ast.stmt], keys: set[str]) -> bool:
+    """Does a block assign one of these names or `self.` attributes?"""
+    for statement in block:
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(_key(t) in keys for t in targets):
+                    return True
+    return False
+
+
 def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Facts) -> None:
-    """A parameter tested against literals (or for truth) where a branch allocates."""
-    if not (_allocates(body) or _allocates(orelse)):
+    """A parameter tested against literals (or for truth) where a branch allocates, or sets
+    what an allocation reads (`if kv_cache_dtype == "fp8_ds_mla": row, dtype = 656, uint8`)."""
+    if not (_allocates(body) or _allocates(orelse) or _sets(body + orelse, flow.sizing)):
         return
     for part in ast.walk(test):
         if isinstance(part, ast.Compare) and len(part.ops) == 1:
