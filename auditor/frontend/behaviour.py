@@ -520,7 +520,7 @@ def _sets(block: list[ast.stmt], keys: set[str]) -> bool:
         for node in ast.walk(statement):
             if isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if any(_key(t) in keys for t in targets):
+                if any(_key(n) in keys for t in targets for n in ast.walk(t)):
                     return True
     return False
 

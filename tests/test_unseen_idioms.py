@@ -1,0 +1,170 @@
+"""Idioms from a probe of codebases written as other teams would (issue 14), each audited with
+no configuration: vLLM's two config objects (`cache_config.block_size` beside
+`model_config.get_num_layers()`), a cache dtype chosen by a string compared in an `if` that
+only sets what the allocation reads, and a block size nothing can say (unresolved, never an
+internal error)."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import write_tree
+
+from auditor.cli import main
+
+CONFIG = """
+    from dataclasses import dataclass
+
+    import torch
+
+    STR_DTYPE = {"half": torch.float16, "fp8": torch.float8_e4m3fn}
+
+
+    @dataclass
+    class CacheConfig:
+        block_size: int = 16
+        cache_dtype: str = "auto"
+
+
+    class ModelConfig:
+        def __init__(self, hf_config, dtype: torch.dtype = torch.bfloat16):
+            self.hf_config = hf_config
+            self.dtype = dtype
+
+        def get_num_layers(self) -> int:
+            return self.hf_config.num_hidden_layers
+
+        def get_num_kv_heads(self) -> int:
+            return self.hf_config.num_key_value_heads
+
+        def get_head_size(self) -> int:
+            return self.hf_config.head_dim
+"""
+
+GPU = """
+    import torch
+
+    from swap.config import STR_DTYPE, CacheConfig, ModelConfig
+
+
+    class GPUCache:
+        def __init__(self, cache_config: CacheConfig, model_config: ModelConfig, num_gpu_blocks: int):
+            self.block_size = BLOCK
+            if cache_config.cache_dtype == "auto":
+                self.dtype = model_config.dtype
+            else:
+                self.dtype = STR_DTYPE[cache_config.cache_dtype]
+            shape = (2, num_gpu_blocks, self.block_size,
+                     model_config.get_num_kv_heads(), model_config.get_head_size())
+            self.kv_cache = [
+                torch.zeros(shape, dtype=self.dtype) for _ in range(model_config.get_num_layers())
+            ]
+"""
+
+CPU = """
+    import torch
+
+    from swap.gpu_cache import GPUCache
+
+
+    class CPUSwapCache:
+        def __init__(self, gpu_cache: GPUCache, num_cpu_blocks: int):
+            self.block_size = gpu_cache.block_size
+            self.kv_cache = []
+            for layer in gpu_cache.kv_cache:
+                shape = (2, num_cpu_blocks, self.block_size, layer.shape[3], layer.shape[4])
+                self.kv_cache.append(torch.zeros(shape, dtype=DTYPE))
+"""
+
+
+def audit(tmp_path, capsys, dtype: str, block: str = "cache_config.block_size") -> dict:
+    write_tree(
+        tmp_path,
+        {
+            "swap/__init__.py": "",
+            "swap/config.py": CONFIG,
+            "swap/gpu_cache.py": GPU.replace("BLOCK", block),
+            "swap/cpu_cache.py": CPU.replace("DTYPE", dtype),
+        },
+    )
+    code = main([str(tmp_path), "--no-cache", "--isolated", "--output-format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    report["exit"] = code
+    return report
+
+
+def test_a_second_config_object_is_a_stand_in_too(tmp_path, capsys):
+    """`self.block_size = cache_config.block_size`: the pool is counted in blocks of a value
+    read off a config object other than the one its layers come from; the swap space copying
+    each layer's dtype is compared, and agrees."""
+    report = audit(tmp_path, capsys, "layer.dtype")
+    assert report["summary"]["pairs_compared"] == 1, report["coverage"]
+    assert report["summary"]["unresolved"] == 0
+    assert report["findings"] == [] and report["exit"] == 0
+
+
+def test_the_dtype_the_auto_branch_reads_is_compared(tmp_path, capsys):
+    """`if cache_config.cache_dtype == "auto": self.dtype = model_config.dtype`: a swap space
+    fixed to fp16 is reported where the model's dtype is another width."""
+    report = audit(tmp_path, capsys, "torch.float16")
+    assert report["exit"] == 1
+    messages = [f["message"] for f in report["findings"]]
+    assert messages and all(m.startswith("kv_cache: host and device disagree") for m in messages)
+    assert all("at ModelConfig.dtype in {float8_e4m3fn, float8_e5m2}" in m for m in messages)
+
+
+PACKED = """
+    import torch
+
+
+    class LatentPool:
+        def __init__(self, num_pages: int, page_size: int, num_layers: int,
+                     kv_cache_dtype: str = "auto", lora: int = 512, rope: int = 64):
+            self.page_size = page_size
+            self.kv_cache_dtype = kv_cache_dtype
+            if kv_cache_dtype == "fp8_packed":
+                row, dtype = lora + lora // 128 * 4 + rope * 2, torch.uint8
+            else:
+                row, dtype = lora + rope, torch.bfloat16
+            self.pages = [torch.zeros((num_pages, page_size, row), dtype=dtype)
+                          for _ in range(num_layers)]
+
+
+    class HostLatentPool:
+        def __init__(self, device_pool: LatentPool, host_pages: int, lora: int = 512, rope: int = 64):
+            self.page_size = device_pool.page_size
+            if device_pool.kv_cache_dtype == "fp8_packed":
+                row, dtype = lora + SCALES + rope * 2, torch.uint8
+            else:
+                row, dtype = lora + rope, torch.bfloat16
+            self.pages = [torch.zeros((host_pages, self.page_size, row), dtype=dtype)
+                          for _ in range(len(device_pool.pages))]
+"""
+
+
+def test_a_string_flag_that_only_sets_what_is_allocated_is_explored(tmp_path, capsys):
+    """`kv_cache_dtype: str = "auto"` compared with "fp8_packed" in an `if` that sets the row
+    and dtype the allocation after it reads: both are built, so a host dropping the packed
+    row's scales is reported at that value; with them, the pair agrees at both."""
+    for scales, findings in (("lora // 128 * 4", 0), ("0", 1)):
+        root = tmp_path / str(findings)
+        write_tree(root, {"lat/__init__.py": "", "lat/pools.py": PACKED.replace("SCALES", scales)})
+        code = main([str(root), "--no-cache", "--isolated", "--output-format", "json"])
+        report = json.loads(capsys.readouterr().out)
+        assert report["summary"]["pairs_compared"] == 1 and report["summary"]["unresolved"] == 0
+        assert len(report["findings"]) == findings, report["findings"]
+        assert code == findings
+        if findings:
+            message = report["findings"][0]["message"]
+            assert "kv_cache_dtype=fp8_packed" in message, message
+            assert "640 B/token/layer vs 656 B/token/layer" in message, message
+
+
+def test_a_block_size_nothing_can_say_is_unresolved_not_an_error(tmp_path, capsys):
+    """The device's block size comes from a call outside the tree: the host reading it off
+    the device cannot be counted per token, which is said; it used to stop the run
+    (`int * Unknown` in the measure)."""
+    report = audit(tmp_path, capsys, "layer.dtype", block="outside.block_size()")
+    assert report["exit"] == 0
+    assert report["summary"]["pairs_compared"] == 0
+    assert report["summary"]["unresolved"] > 0
