@@ -168,3 +168,78 @@ def test_a_block_size_nothing_can_say_is_unresolved_not_an_error(tmp_path, capsy
     assert report["exit"] == 0
     assert report["summary"]["pairs_compared"] == 0
     assert report["summary"]["unresolved"] > 0
+
+
+SLAB = """
+    import torch
+
+
+    class KVCache:
+        def __init__(self, num_layers: int, capacity: int, kv_heads: int, head_dim: int = 128):
+            self.kv_heads = kv_heads
+            self.kv_buffer = torch.empty((2, num_layers, capacity, kv_heads, head_dim))
+
+
+    class KVMirror:
+        def __init__(self, device: KVCache, host_capacity: int, HEADS, head_dim: int = 128):
+            self.kv_buffer = torch.empty(
+                (LEAD device.kv_buffer.shape[1], host_capacity, HOST_HEADS, head_dim)
+            )
+"""
+
+
+def run_slab(tmp_path, capsys, lead: str, heads: str, host_heads: str) -> dict:
+    source = SLAB.replace("LEAD", lead).replace("HOST_HEADS", host_heads)
+    source = source.replace("HEADS, head_dim: int = 128)", f"{heads}head_dim: int = 128)")
+    write_tree(tmp_path, {"kv/__init__.py": "", "kv/cache.py": source})
+    code = main([str(tmp_path), "--no-cache", "--isolated", "--output-format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    report["exit"] = code
+    return report
+
+
+def test_a_free_count_both_sides_scale_with_is_compared_at_a_sample(tmp_path, capsys):
+    """`kv_heads` has no default and nothing gives it: the host reads it off the device, so
+    both sides scale with it alike and compare the same at any value: compared at a sample
+    (the finding says so), not left unresolved."""
+    report = run_slab(tmp_path / "ok", capsys, "2,", "", "device.kv_heads")
+    assert report["summary"]["pairs_compared"] == 1 and report["findings"] == []
+    report = run_slab(tmp_path / "bug", capsys, "", "", "device.kv_heads")
+    [finding] = report["findings"]
+    assert "8192 B/token/layer vs 16384 B/token/layer" in finding["message"]  # K only
+    assert "at kv_heads=16 (sampled: nothing gives it a value" in finding["message"]
+
+
+def test_two_free_counts_of_other_names_stay_unresolved(tmp_path, capsys):
+    """The host's own `heads` against the device's `kv_heads`: sampled apart, the two would
+    disagree at points no configuration has; the figures stay unresolved, no finding."""
+    report = run_slab(tmp_path, capsys, "2,", "heads: int, ", "heads")
+    assert report["findings"] == [] and report["exit"] == 0
+    assert report["summary"]["pairs_compared"] == 0
+    assert report["summary"]["unresolved"] > 0
+
+
+def test_a_pool_in_pages_of_a_size_it_does_not_name_is_unresolved(tmp_path, capsys):
+    """`num_host_pages` rows of a page size unpacked from the device's shape: per page is not
+    per token, so the figures are unresolved (they were compared per page: a false LA001)."""
+    pools = """
+        import torch
+
+
+        class PagedKV:
+            def __init__(self, num_pages: int, page_size: int, num_layers: int):
+                self.page_size = page_size
+                self.kv_data = torch.empty((num_layers, num_pages, page_size, 8, 64))
+
+
+        class HostPagedKV:
+            def __init__(self, device_pool: PagedKV, num_host_pages: int):
+                layers, _, page, heads, dim = device_pool.kv_data.shape
+                self.kv_data = torch.empty((layers, num_host_pages, page, heads, dim))
+    """
+    write_tree(tmp_path, {"pg/__init__.py": "", "pg/pools.py": pools})
+    code = main([str(tmp_path), "--no-cache", "--isolated", "--output-format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["findings"] == []
+    assert report["coverage"][0]["reason"] == "host figures unresolved"
+    assert "in blocks and the pool holds no block size" in report["coverage"][0]["detail"]

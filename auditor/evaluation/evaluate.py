@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -752,6 +753,7 @@ def settle_free(
     for group in groups.values():
         feasible = [p for p in group if p.infeasible is None and p.failure is None]
         chosen = feasible[0] if feasible else group[0]
+        alike = _scaling_alike(feasible)
         for side in ("device", "host"):
             figures = getattr(chosen, side)
             for buffer, figure in list(figures.items()):
@@ -761,7 +763,14 @@ def settle_free(
                     if other is not None and other.resolved:
                         size = (other.bytes_per_token_per_layer, other.bytes_per_token)
                         seen.setdefault(size, point.values.get(name))
-                if figure.resolved and len(seen) > 1:
+                if figure.resolved and len(seen) > 1 and buffer in alike:
+                    note = (
+                        f"; at {name}={chosen.values.get(name)} (sampled: nothing gives it a "
+                        "value, and host and device scale with it alike, so they compare the "
+                        "same at any value)"
+                    )
+                    figures[buffer] = replace(figure, arithmetic=figure.arithmetic + note)
+                elif figure.resolved and len(seen) > 1:
                     shown = ", ".join(f"{a} B at {name}={v}" for (a, _), v in seen.items())
                     reason = (
                         f"bytes per token per layer depend on {name}, a constructor parameter "
@@ -773,6 +782,26 @@ def settle_free(
                     )
         kept.append(chosen)
     return kept, rest
+
+
+def _scaling_alike(points: list[PointResult]) -> set[str]:
+    """Buffers of one name on both sides whose figures keep one ratio at every sample of a
+    free parameter (`num_kv_heads` read by both): the comparison is the same at any value of
+    it, so they are compared at a sample rather than left unresolved."""
+    names = set.intersection(*(set(p.host) & set(p.device) for p in points)) if points else set()
+    alike = set()
+    for buffer in names:
+        ratios = set()
+        for point in points:
+            host, device = point.host[buffer], point.device[buffer]
+            sizes = (host.bytes_per_token_per_layer, device.bytes_per_token_per_layer)
+            if not (host.resolved and device.resolved) or not all(sizes):
+                break
+            ratios.add(Fraction(sizes[0], sizes[1]))  # type: ignore[arg-type]
+        else:
+            if len(ratios) == 1 and len(points) > 1:
+                alike.add(buffer)
+    return alike
 
 
 def undecided_raises(host: Any) -> list[str]:

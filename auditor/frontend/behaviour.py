@@ -26,6 +26,7 @@ ALLOCATORS = frozenset(
 _TOKEN_HINT = re.compile(
     r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|entries$|(pool|cache|buffer)_size$)"
 )
+UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
 _LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
@@ -657,11 +658,15 @@ def _tokens_along(
         return None
     block = None
     if not _BLOCK_HINT.search(tokens) and re.search(r"(block|page)s$", tokens):
-        # an attribute the pool holds before one read off a config object (`config.page_size`)
-        block = min(block_candidates - {tokens}, key=lambda n: ("." in n, n), default=None)
+        # an attribute the pool holds before one read off a config object (`config.page_size`);
+        # none: blocks of a size the pool does not say (its figures are unresolved, never
+        # taken per block)
+        block = min(block_candidates - {tokens}, key=lambda n: ("." in n, n), default=UNSAID_BLOCK)
     kind = "a per-layer list" if layers in facts.per_layer else "a leading layer dimension"
     evidence = f"{kind} over {layers}, tokens along {tokens}"
-    if block is not None:
+    if block == UNSAID_BLOCK:
+        evidence += " (blocks of a size it does not name)"
+    elif block is not None:
         evidence += f" (blocks of {block} tokens)"
     return Roles(tokens, layers, block, evidence)
 
