@@ -109,12 +109,22 @@ class RoleBook:
         }
         if not roots:
             return None
-        for name in sorted(set(facts.read_attributes) - set(roots)):  # other config objects
-            if name in facts.params and not self._pool_typed(cls, name, facts):  # it reads
-                roots[name] = object_path(facts.params[name])  # (`cache_config.block_size`)
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
         if infer_roles(expanded, *hints) is None:
             return None
+        # a pool by its counting object: the other config objects it reads are stand-ins too
+        # (`self.block_size = cache_config.block_size`), never what makes it a pool
+        others = {
+            name: object_path(facts.params[name])
+            for name in sorted(set(facts.read_attributes) - set(roots))
+            if name in facts.params and not self._pool_typed(cls, name, facts)
+        }
+        if others:
+            widened = read_facts(
+                *objects_as_parameters(functions, params, {**roots, **others}), dtype_names
+            )
+            if infer_roles(widened, *hints) == infer_roles(expanded, *hints):
+                roots, expanded = {**roots, **others}, widened
         expanded.objects = roots
         expanded.range_paths = facts.range_paths
         return expanded
