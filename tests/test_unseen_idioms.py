@@ -243,3 +243,41 @@ def test_a_pool_in_pages_of_a_size_it_does_not_name_is_unresolved(tmp_path, caps
     assert code == 0 and report["findings"] == []
     assert report["coverage"][0]["reason"] == "host figures unresolved"
     assert "in blocks and the pool holds no block size" in report["coverage"][0]["detail"]
+
+
+def test_a_ratio_the_callers_give_is_taken_as_the_hosts_default_and_said(tmp_path, capsys):
+    """`LatentOffloadPool(self.kv, ratio=host_ratio)`, `host_ratio` a parameter of the method
+    building both: the callers' value is not followed, so the host's own default (2.0) is
+    taken, said in the pair's assumptions; the host dropping the rope part is reported."""
+    pools = """
+        import torch
+
+
+        class LatentKVPool:
+            def __init__(self, n_layers: int, capacity: int, kv_lora_rank: int = 512,
+                         qk_rope_head_dim: int = 64):
+                self.capacity = capacity
+                self.n_layers = n_layers
+                self.kv_lora_rank = kv_lora_rank
+                self.latent = [torch.empty((capacity, kv_lora_rank + qk_rope_head_dim),
+                                           dtype=torch.bfloat16) for _ in range(n_layers)]
+
+
+        class LatentOffloadPool:
+            def __init__(self, device: LatentKVPool, ratio: float = 2.0):
+                self.capacity = int(device.capacity * ratio)
+                self.latent = [torch.empty((self.capacity, device.kv_lora_rank),
+                                           dtype=torch.bfloat16) for _ in range(device.n_layers)]
+
+
+        class Server:
+            def __init__(self, num_layers: int, gpu_tokens: int, host_ratio: float):
+                self.kv = LatentKVPool(num_layers, gpu_tokens)
+                self.host_kv = LatentOffloadPool(self.kv, ratio=host_ratio)
+    """
+    write_tree(tmp_path, {"mla/__init__.py": "", "mla/pools.py": pools})
+    code = main([str(tmp_path), "--no-cache", "--isolated", "--show-pairs"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "1024 B/token/layer vs 1152 B/token/layer" in out
+    assert "assumed: ratio: the callers' value not known, taken as its default (2.0)" in out

@@ -30,6 +30,7 @@ from auditor.evaluation.measure import (
 from auditor.evaluation.roles import RoleBook
 from auditor.evaluation.site_run import (
     OtherHost,
+    callers_defaults,
     other_host,
     run_parameters,
     run_site,
@@ -359,9 +360,12 @@ class PoolEvaluator:
                         result.assumed.append(branch)
                 return run.host, run.reached
         arguments = self._site_arguments(site, interpreter, values, device)
-        for note in stand_in_anchors(
-            site.host, arguments, self.settings, interpreter, values, site.module, site.location
-        ):
+        for note in [
+            *callers_defaults(site.host, arguments),
+            *stand_in_anchors(
+                site.host, arguments, self.settings, interpreter, values, site.module, site.location
+            ),
+        ]:
             if note not in result.assumed:
                 result.assumed.append(note)
         record = arguments.get(site.device_parameter) if site.via_record else None
@@ -866,8 +870,9 @@ def _substitute(site: ConstructionSite, name: str) -> cst.BaseExpression | Unkno
     names = NamesRead()
     node.visit(names)
     local = sorted((names.names - {DEVICE_NAME}) & site.local_names)
-    if local:
-        return Unknown(f"reads {local[0]!r}, a variable of {site.function}", site.location)
+    if local:  # a parameter of the function: its callers' value (not followed)
+        why = Why.CALLERS if local[0] in site.parameters else Why.NOT_MODELLED
+        return Unknown(f"reads {local[0]!r}, a variable of {site.function}", site.location, why)
     return node
 
 

@@ -238,7 +238,7 @@ def _construct(
     for name in varied:
         if name in names and name in values:
             kwargs[name] = ConfigDependency(name)
-    branches = branches + _empty_extras(site.host, kwargs)
+    branches = branches + callers_defaults(site.host, kwargs)
     if settings is not None:  # the tier's host the code passes, where it is not known
         branches = branches + stand_in_anchors(
             site.host, kwargs, settings, interpreter, values, site.module, site.location
@@ -247,11 +247,12 @@ def _construct(
     return SiteRun(host=host, branches=branches, passed=sorted(kwargs), reached=read_so_far)
 
 
-def _empty_extras(host: ClassInfo, kwargs: dict) -> list[str]:
+def callers_defaults(host: ClassInfo, kwargs: dict) -> list[str]:
     """A host parameter defaulting to an empty tuple or list (`mtp_draft_device_pools=()`: the
-    extra pools a speculative draft adds) whose argument comes from the callers of the function
-    run (not followed) is taken as that default: the case without extras, said in the pair's
-    assumptions. Any other unknown argument stays unknown."""
+    extra pools a speculative draft adds), or to a number (`ratio: float = 2.0`), whose argument
+    comes from the callers of the function run (not followed) is taken as that default: the
+    case without extras, or the value the host's author chose, said in the pair's assumptions.
+    Any other unknown argument stays unknown."""
     notes = []
     for param in constructor_parameters(host):
         name = param.name.value
@@ -262,6 +263,11 @@ def _empty_extras(host: ClassInfo, kwargs: dict) -> list[str]:
         if isinstance(default, (cst.Tuple, cst.List)) and not default.elements:
             kwargs[name] = () if isinstance(default, cst.Tuple) else []
             notes.append(f"{name}: the callers' value not known, taken as its default (empty)")
+        elif isinstance(default, (cst.Integer, cst.Float)):  # `ratio: float = 2.0`
+            kwargs[name] = default.evaluated_value
+            notes.append(
+                f"{name}: the callers' value not known, taken as its default ({default.value})"
+            )
     return notes
 
 

@@ -71,6 +71,7 @@ class ConstructionSite:
     unfollowed: str | None = None  # `*args` / `**kwargs` that could not be followed
     problems: list[str] = field(default_factory=list)
     local_names: frozenset[str] = frozenset()  # names the enclosing function binds
+    parameters: frozenset[str] = frozenset()  # of those, its parameters (the callers' values)
     substituted: dict = field(default_factory=dict, compare=False, repr=False)  # evaluate.py's memo
     via_record: bool = False  # the host takes a record of the device's buffers, not the device
     record_problem: str | None = None  # why the record's device pool is not known here
@@ -272,6 +273,7 @@ class SiteFinder:
             for host, extra, how in self._hosts_called(scope, walk, call.func):
                 site = self._site(module, qualname, call, host, guards + extra, how, walk)
                 site.local_names = frozenset(imports.names | set(imports.bound) | set(parameters))
+                site.parameters = frozenset(parameters)
                 if site.record_problem is not None:
                     self._record_from_callers(site, module, function, parameters)
                 self._declare(site, scope, walk, parameters, owner)
