@@ -82,6 +82,9 @@ class RoleBook:
         if params is None:
             return None
         facts = read_facts(functions, params, dtype_names)
+        if self.named(cls):  # the pack describes its engine's flags: only those that allocate
+            for name in facts.set_only_flags:
+                facts.flags.pop(name, None)
         self._plain[id(cls)] = facts
         return self._objects_read(cls, facts, functions, params, dtype_names) or facts
 

@@ -72,6 +72,9 @@ class Facts:
     per_layer: set[str] = field(default_factory=set)  # in `range(...)` around an allocation
     per_item: set[str] = field(default_factory=set)  # iterated over around one (`for _ in p.x`)
     flags: dict[str, list[object]] = field(default_factory=dict)  # param: literals compared
+    # flags whose branches only set what an allocation reads (none allocates): explored for a
+    # class the pack's names do not describe (roles.py), whose flags no pack lists
+    set_only_flags: set[str] = field(default_factory=set)
     # param: `Kind.MEMBER` names it is compared with (enum members, resolved when read)
     members: dict[str, list[str]] = field(default_factory=dict)
     dtype_params: set[str] = field(default_factory=set)  # passed as dtype=, compared to dtypes
@@ -529,8 +532,10 @@ def _sets(block: list[ast.stmt], keys: set[str]) -> bool:
 def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Facts) -> None:
     """A parameter tested against literals (or for truth) where a branch allocates, or sets
     what an allocation reads (`if kv_cache_dtype == "fp8_ds_mla": row, dtype = 656, uint8`)."""
-    if not (_allocates(body) or _allocates(orelse) or _sets(body + orelse, flow.sizing)):
+    allocating = _allocates(body) or _allocates(orelse)
+    if not (allocating or _sets(body + orelse, flow.sizing)):
         return
+    before = set(facts.flags)
     for part in ast.walk(test):
         if isinstance(part, ast.Compare) and len(part.ops) == 1:
             left, right = part.left, part.comparators[0]
@@ -560,6 +565,8 @@ def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Fact
     for subject in subjects:
         for name in flow.copied(subject):
             facts.flags.setdefault(name, []).append(True)
+    if not allocating:
+        facts.set_only_flags |= set(facts.flags) - before
 
 
 def _note_dtype_compare(node: ast.Compare, flow: _Flow, facts: Facts) -> None:
