@@ -281,3 +281,31 @@ def test_a_ratio_the_callers_give_is_taken_as_the_hosts_default_and_said(tmp_pat
     assert code == 1
     assert "1024 B/token/layer vs 1152 B/token/layer" in out
     assert "assumed: ratio: the callers' value not known, taken as its default (2.0)" in out
+
+
+def test_a_flag_that_only_sets_what_is_allocated_is_left_to_the_pack_for_its_pools(tmp_path):
+    """For a pool the pack's names describe (`size`, `layer_num`), such a flag is the pack's
+    to give (SGLang's `enable_kv_cache_copy`, `use_nsa`): not explored, the matrix unchanged;
+    for a class recognised by what it does, it is."""
+    from auditor.pipeline import audit as run_audit
+    from auditor.settings import load_settings
+
+    source = """
+        import torch
+
+
+        class Pool:
+            def __init__(self, SIZE: int, LAYERS: int, wide: bool = False):
+                if wide:
+                    row = 256
+                else:
+                    row = 128
+                self.kv_buffer = [torch.empty((SIZE, row)) for _ in range(LAYERS)]
+    """
+    for names, explored in ((("size", "layer_num"), False), (("num_slots", "depth"), True)):
+        root = tmp_path / names[0]
+        text = source.replace("SIZE", names[0]).replace("LAYERS", names[1])
+        write_tree(root, {"p/__init__.py": "", "p/pool.py": text})
+        result = run_audit([root], load_settings(None))
+        [evaluation] = result.evaluations
+        assert ("wide" in evaluation.varied) is explored, (names, evaluation.varied)
