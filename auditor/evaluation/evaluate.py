@@ -31,6 +31,7 @@ from auditor.evaluation.roles import RoleBook
 from auditor.evaluation.site_run import (
     OtherHost,
     callers_defaults,
+    callers_objects,
     other_host,
     run_parameters,
     run_site,
@@ -352,7 +353,8 @@ class PoolEvaluator:
         if runnable(site):
             inferred = self.roles.inferred(site.host)
             varied = (inferred.tokens,) if inferred is not None and inferred.tokens else ()
-            run = run_site(site, interpreter, values, device, varied, self.settings)
+            objects = self.roles.objects(site.host)
+            run = run_site(site, interpreter, values, device, varied, self.settings, objects)
             if run.missed is None:
                 result.passed = sorted(run.passed)
                 for branch in run.branches:
@@ -361,6 +363,7 @@ class PoolEvaluator:
                 return run.host, run.reached
         arguments = self._site_arguments(site, interpreter, values, device)
         for note in [
+            *callers_objects(arguments, self.roles.objects(site.host)),
             *callers_defaults(site.host, arguments),
             *stand_in_anchors(
                 site.host, arguments, self.settings, interpreter, values, site.module, site.location

@@ -187,6 +187,9 @@ def by_use(
         # an object's attribute tested where a branch allocates: each literal it is compared
         # with, and both truths when it is tested for one
         values = []
+        default = _literal_or_none(facts.object_defaults.get(name))
+        if default is not None:  # the default its class gives the field, first
+            values.append(default)
         for value in facts.flags[name]:
             for each in (False, True) if value is True else (value,):
                 if each not in values:
@@ -214,6 +217,15 @@ def by_use(
     ):
         return Dimension(name, INT_SAMPLES, free=True)
     return None
+
+
+def _literal_or_none(text: str | None) -> Any:
+    """A field default's value when it is a plain literal (bool, int, str), else None."""
+    try:
+        value = ast.literal_eval(text) if text is not None else None
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, (bool, int, str)) else None
 
 
 def _enum_flag(name: str, default: str, compared: list[str], cls: ClassInfo) -> Dimension | None:

@@ -20,6 +20,7 @@ from auditor.frontend.behaviour import (
     Roles,
     constructor,
     dtype_constants,
+    field_defaults,
     infer_roles,
     instance_attributes,
     methods_of,
@@ -110,19 +111,42 @@ class RoleBook:
             for r in sorted(candidates)
             if r in facts.params and not self._pool_typed(cls, r, facts)
         }
-        if not roots:
-            return None
-        expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
-        if infer_roles(expanded, *hints) is None:
-            return None
-        # a pool by its counting object: the other config objects it reads are stand-ins too
-        # (`self.block_size = cache_config.block_size`), never what makes it a pool
         others = {
             name: object_path(facts.params[name])
-            for name in sorted(set(facts.read_attributes) - set(roots))
+            for name in sorted(set(facts.read_attributes) - set(candidates))
             if name in facts.params and not self._pool_typed(cls, name, facts)
         }
-        if others:
+        if not roots:
+            # counting its layers off a pool it takes (a mirror, or a pool's helper): the
+            # config objects it reads besides are stand-ins (`host_cache_tokens` of
+            # `kv_cache_config`), for a class the pack's names do not describe; never a pool
+            # by them (its layers are not theirs)
+            if not others or self.named(cls):
+                return None
+            expanded = read_facts(*objects_as_parameters(functions, params, others), dtype_names)
+            if infer_roles(expanded, *hints) is not None:
+                return None
+            expanded.objects = others
+            expanded.range_paths = facts.range_paths
+            expanded.object_defaults = self._field_defaults(cls, others, facts)
+            return expanded
+        expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
+        if infer_roles(expanded, *hints) is None:
+            # the layers off one object, the tokens off another (`model.num_layers`,
+            # `kv_cache_config.max_tokens // self.tokens_per_block`): both counting objects,
+            # when the tokens lead a per-layer allocation's dimensions after the layers
+            if not others:
+                return None
+            widened = read_facts(
+                *objects_as_parameters(functions, params, {**roots, **others}), dtype_names
+            )
+            roles = infer_roles(widened, *hints)
+            if roles is None or roles.layers.split(".")[0] not in roots.values():
+                return None
+            roots, expanded = {**roots, **others}, widened
+        elif others:
+            # a pool by its counting object: the other config objects it reads are stand-ins
+            # too (`self.block_size = cache_config.block_size`), never what makes it a pool
             widened = read_facts(
                 *objects_as_parameters(functions, params, {**roots, **others}), dtype_names
             )
@@ -130,7 +154,28 @@ class RoleBook:
                 roots, expanded = {**roots, **others}, widened
         expanded.objects = roots
         expanded.range_paths = facts.range_paths
+        expanded.object_defaults = self._field_defaults(cls, roots, facts)
         return expanded
+
+    def _field_defaults(self, cls: ClassInfo, roots: dict[str, str], facts: Facts) -> dict:
+        """The defaults the classes of the objects' annotations give their fields, each under
+        the object's path (`CacheConfig.quant_policy` -> `0`)."""
+        init = cls.find_method("__init__")
+        owner = init.owner if init is not None and init.owner is not None else cls
+        found: dict[str, str] = {}
+        for name, path in roots.items():
+            annotation = facts.params[name].annotation if name in facts.params else None
+            if annotation is None or path not in annotation:
+                continue
+            klass = self.index.resolve_static(owner.module, path)
+            if not isinstance(klass, ClassInfo):
+                continue
+            for each in reversed(klass.mro()):
+                tree = cpython_tree(each.module, self.trees)
+                node = class_node(tree, each) if tree is not None else None
+                if node is not None:
+                    found.update({f"{path}.{k}": v for k, v in field_defaults(node).items()})
+        return found
 
     def _pool_typed(self, cls: ClassInfo, name: str, facts: Facts) -> bool:
         """Is the parameter annotated with a class of the audited tree that allocates tensors

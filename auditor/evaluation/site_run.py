@@ -26,6 +26,7 @@ from auditor.interpret.values import (
     ClassRef,
     ConfigDependency,
     Instance,
+    RuntimeObject,
     Unknown,
     Why,
     is_unknown,
@@ -121,20 +122,23 @@ def run_site(
     device: Instance,
     varied: tuple[str, ...] = (),
     settings: Settings | None = None,
+    objects: dict[str, str] | None = None,
 ) -> SiteRun:
     """Run the function holding the site with `device` as its pool parameter; parameters the
     config point has values for take them, the others their defaults (callers are not
     followed), and stop at the call. The host's parameters named in `varied` (its token count,
-    which measuring varies) take the point's value whatever the call passes."""
+    which measuring varies) take the point's value whatever the call passes; those `objects`
+    names (config objects, RoleBook.objects) the stand-in when the callers' value is unknown."""
     function = enclosing_function(site)
     assert function is not None
     if function.node.params.posonly_params:
         return SiteRun(missed=f"{function.name}() has positional-only parameters")
-    run = _run(site, function, interpreter, values, device, varied, settings, defaults=True)
+    given = (varied, settings, objects)
+    run = _run(site, function, interpreter, values, device, *given, defaults=True)
     if run.missed is None:
         return run
     # the defaults lead elsewhere (`if drafts:` with drafts=()): the callers' values decide
-    return _run(site, function, interpreter, values, device, varied, settings, defaults=False)
+    return _run(site, function, interpreter, values, device, *given, defaults=False)
 
 
 def _run(
@@ -145,6 +149,7 @@ def _run(
     device: Instance,
     varied: tuple[str, ...],
     settings: Settings | None,
+    objects: dict[str, str] | None,
     defaults: bool,
 ) -> SiteRun:
     pool = device_parameter(site, function)
@@ -185,7 +190,7 @@ def _run(
         return SiteRun(missed=f"{function.name}() did not reach the call")
     if not defaults:
         branches.insert(0, f"the callers' arguments to {function.name}() unknown")
-    return _construct(site, interpreter, values, reached, branches, varied, settings)
+    return _construct(site, interpreter, values, reached, branches, varied, settings, objects)
 
 
 def _callers_value(
@@ -208,6 +213,7 @@ def _construct(
     branches: list[str],
     varied: tuple[str, ...],
     settings: Settings | None = None,
+    objects: dict[str, str] | None = None,
 ) -> SiteRun:
     func = reached.func
     if is_unknown(func):
@@ -238,6 +244,7 @@ def _construct(
     for name in varied:
         if name in names and name in values:
             kwargs[name] = ConfigDependency(name)
+    branches = branches + callers_objects(kwargs, objects or {})
     branches = branches + callers_defaults(site.host, kwargs)
     if settings is not None:  # the tier's host the code passes, where it is not known
         branches = branches + stand_in_anchors(
@@ -245,6 +252,23 @@ def _construct(
         )
     host = interpreter.instantiate(site.host, [], kwargs, site.location)
     return SiteRun(host=host, branches=branches, passed=sorted(kwargs), reached=read_so_far)
+
+
+def callers_objects(kwargs: dict, objects: dict[str, str]) -> list[str]:
+    """A host parameter read as a config object (`cfg: ServingConfig`, RoleBook.objects) whose
+    argument comes from the callers of the function run (`make_tiers(cfg)`, not followed) is
+    the stand-in the device's evaluation reads the same object's values from: both pools see
+    one configuration, as they do when the callers hand both the same object. Said."""
+    notes = []
+    for name, path in objects.items():
+        value = kwargs.get(name)
+        if is_unknown(value) and value.caused_by(Why.CALLERS):
+            kwargs[name] = RuntimeObject(path)
+            notes.append(
+                f"{name}: the callers' value not known, taken as the config the pools read "
+                f"({path}.*)"
+            )
+    return notes
 
 
 def callers_defaults(host: ClassInfo, kwargs: dict) -> list[str]:

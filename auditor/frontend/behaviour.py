@@ -94,6 +94,9 @@ class Facts:
     # each with the name its attributes are parameters under (`ModelShape` of `shape:
     # ModelShape`, so `ModelShape.n_layers`; `config` for an untyped one)
     objects: dict[str, str] = field(default_factory=dict)
+    # `CacheConfig.quant_policy`: the default its class body gives that field (`= 0`), source
+    # text; an object's flag is explored at it as well as at the literals it is compared with
+    object_defaults: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,8 @@ class _Flow:
                     for arg in [*node.args, *(k.value for k in node.keywords)]:
                         self.sizing |= {k for n in ast.walk(arg) if (k := _key(n)) is not None}
                 if isinstance(node, ast.Assign):
-                    assignments.extend((t, node.value) for t in node.targets)
+                    for target in node.targets:  # `m, c = cfg.model, cfg.cache`: each its own
+                        assignments.extend(_element_wise(target, node.value))
                 elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
                     assignments.append((node.target, node.value))
         for _ in range(3):  # a few rounds reach attributes set from attributes
@@ -226,8 +230,9 @@ class _Flow:
                 copied = self.copied(value)
                 if isinstance(value, ast.Tuple) and len(keys) == 1 and keys[0] is not None:
                     self.tuples.setdefault(keys[0], list(value.elts))
-                if _read_off(value) is not None and isinstance(target, ast.Name):
-                    self.paths.setdefault(target.id, value)  # `n = cfg.get_num_layers()` too
+                if _read_off(value) is not None and _key(target) is not None:
+                    # `n = cfg.get_num_layers()`, `self.n = cfg.n_layers` too
+                    self.paths.setdefault(_key(target) or "", value)
                 for key in keys:
                     if key is None or key in params:
                         continue
@@ -246,11 +251,26 @@ class _Flow:
         return found
 
     def path(self, node: ast.AST) -> ast.AST:
-        """The attribute path a local name was given (`L` of `L = cfg.num_layers`), else the
-        node itself."""
-        if isinstance(node, ast.Name) and node.id in self.paths:
-            return self.paths[node.id]
+        """The attribute path a local name or `self.` attribute was given (`L` of `L =
+        cfg.num_layers`, `self.n` of `self.n = model.n_layers`), else the node itself."""
+        key = _key(node)
+        if key is not None and key in self.paths:
+            return self.paths[key]
         return node
+
+    def roots(self, read: ast.Attribute) -> set[str]:
+        """The parameters an attribute path is read off: `cfg` of `m.num_layers` after
+        `m = cfg.model` (or `m, c = cfg.model, cfg.cache`)."""
+        base = _object_of(read)
+        for _ in range(4):
+            found = self.copied(base)
+            if found:
+                return found
+            given = self.path(base)
+            if given is base or not isinstance(given, ast.Attribute):
+                return set()
+            base = _object_of(given)
+        return set()
 
     def copied(self, node: ast.AST) -> set[str]:
         """Parameters a value is a plain copy of (`x`, `self.x`, `a if c else b`, `x or y`)."""
@@ -260,6 +280,18 @@ class _Flow:
             return set().union(*(self.copied(v) for v in node.values))
         key = _key(node)
         return set(self.aliases.get(key, ())) if key is not None else set()
+
+
+def _element_wise(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:
+    """`a, b = x, y` as `a = x` and `b = y`; any other assignment as it is."""
+    if (
+        isinstance(target, (ast.Tuple, ast.List))
+        and isinstance(value, (ast.Tuple, ast.List))
+        and len(target.elts) == len(value.elts)
+        and not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])
+    ):
+        return [p for t, v in zip(target.elts, value.elts) for p in _element_wise(t, v)]
+    return [(target, value)]
 
 
 def _literal(node: ast.AST) -> tuple[bool, object]:
@@ -392,19 +424,23 @@ def objects_as_parameters(
     `torch.empty((cfg.num_layers, n, cfg.head_dim), dtype=cfg.dtype)`) is then read as one
     taking `cfg.num_layers`, `cfg.head_dim` and `cfg.dtype` (under `roots[cfg]`, its path).
     The methods are copies."""
-    aliases: dict[str, str] = dict(roots)  # `self.cfg = cfg`, `s = self.cfg`: the object
-    for _ in range(2):
+    # `self.cfg = cfg`, `s = self.cfg`: the object; `m = cfg.model`: an object under it
+    aliases: dict[str, str] = dict(roots)
+    for _ in range(3):
         for function in functions:
             for node in ast.walk(function):
                 if not isinstance(node, ast.Assign):
                     continue
-                path = aliases.get(_key(node.value) or "")
-                if path is None:
-                    continue
-                for target in node.targets:
+                for target, value in (
+                    p for t in node.targets for p in _element_wise(t, node.value)
+                ):
+                    path = aliases.get(_key(value) or "")
+                    if path is None and isinstance(value, ast.Attribute):
+                        under = aliases.get(_key(value.value) or "")
+                        path = f"{under}.{value.attr}" if under is not None else None
                     key = _key(target)
-                    if key is not None and key not in roots:
-                        aliases[key] = path
+                    if path is not None and key is not None and key not in roots:
+                        aliases.setdefault(key, path)
     rewriter = _ObjectAttributes(aliases)
     copies = [rewriter.visit(copy.deepcopy(function)) for function in functions]
     seen = {p.name for p in params}
@@ -471,9 +507,9 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
         if len(node.args) >= 2:
             found |= flow.of(node.args[0])
         read = _read_off(stop)
-        if read is not None and flow.copied(_object_of(read)):
+        if read is not None and flow.roots(read):
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
-            facts.range_roots |= flow.copied(_object_of(read))
+            facts.range_roots |= flow.roots(read)
         return found
     if isinstance(node, ast.Attribute):
         facts.per_item |= flow.of(node)
@@ -509,9 +545,9 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         facts.numeric |= dim
     leading = flow.path(shape[0]) if shape else None
     read = _read_off(leading) if leading is not None else None
-    if len(shape) >= 3 and read is not None and flow.copied(_object_of(read)):
+    if len(shape) >= 3 and read is not None and flow.roots(read):
         facts.range_paths.add(ast.unparse(leading))  # a leading dimension read off an object
-        facts.range_roots |= flow.copied(_object_of(read))
+        facts.range_roots |= flow.roots(read)
     for around in ranges:
         facts.per_layer |= {n for n in around if n[:1] not in (".", "@")}
         facts.per_item |= {n[1:] for n in around if n.startswith(".")}
@@ -759,6 +795,28 @@ _NOT_CLASSES = frozenset(
     "Union Sequence Callable Iterable Mapping Literal torch dtype device Tensor typing".split()
 )
 _BUFFER_WORD = re.compile(r"(buffer|_buf$|cache$|_pool$)")
+
+
+def field_defaults(node: ast.ClassDef) -> dict[str, str]:
+    """The defaults a class body gives its fields (`quant_policy: int = 0` of a dataclass,
+    `block_size = 16`), source text; `field(default=...)` too, never a factory."""
+    found: dict[str, str] = {}
+    for item in node.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.value:
+            name, value = item.target.id, item.value
+        elif (
+            isinstance(item, ast.Assign)
+            and len(item.targets) == 1
+            and isinstance(item.targets[0], ast.Name)
+        ):
+            name, value = item.targets[0].id, item.value
+        else:
+            continue
+        if isinstance(value, ast.Call) and (_dotted(value.func) or "").endswith("field"):
+            value = next((k.value for k in value.keywords if k.arg == "default"), None)
+        if value is not None:
+            found.setdefault(name, ast.unparse(value))
+    return found
 
 
 def instance_attributes(node: ast.ClassDef) -> set[str]:

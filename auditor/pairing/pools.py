@@ -63,6 +63,21 @@ def buffer_names(
 _ALLOCATING = (ast.Call, ast.ListComp, ast.List, ast.GeneratorExp)
 
 
+def _paired(targets: list[ast.expr], value: ast.expr | None) -> list[tuple[ast.expr, ast.AST]]:
+    """Each target with the value it receives: `self.k, self.v = [], []` element by element."""
+    found: list[tuple[ast.expr, ast.AST]] = []
+    for target in targets:
+        if (
+            isinstance(target, ast.Tuple)
+            and isinstance(value, ast.Tuple)
+            and len(target.elts) == len(value.elts)
+        ):
+            found.extend(zip(target.elts, value.elts))
+        else:
+            found.append((target, value if value is not None else ast.Constant(None)))
+    return found
+
+
 def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
     """Tensor-like attributes the class's own methods set, read from CPython's syntax tree
     (a libcst visit of every method of every pool costs seconds on a whole engine)."""
@@ -75,8 +90,8 @@ def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
     for item in ast.walk(node) if node is not None else ():
         if isinstance(item, (ast.Assign, ast.AnnAssign)):
             targets = item.targets if isinstance(item, ast.Assign) else [item.target]
-            allocating = isinstance(item.value, _ALLOCATING)
-            for target in targets:
+            for target, value in _paired(targets, item.value):
+                allocating = isinstance(value, _ALLOCATING)
                 for part in ast.walk(target):
                     if (
                         isinstance(part, ast.Attribute)
