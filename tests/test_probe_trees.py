@@ -1,9 +1,8 @@
 """Trees of a probe written as other teams would (tests/data/probe15, each with a README saying
 what it is), audited with no configuration: the buggy ones report their bug on the named
-buffer and nothing else, the correct ones compare every pair and report nothing. The probe's
-other trees, still missed (counts stored on `self` from two config objects, a host reading the
-device's tensors for its shapes, nested config aliases, a host counting layers off a config
-object taken for a device pool, a page size unpacked from a shape), are in the issue note."""
+buffer and nothing else, the correct ones compare every pair and report nothing. `pNNf` is the
+fixed variant of the buggy `pNN`. The probe's trees still missed (a host reading the device's
+tensors for its shapes, a page size unpacked from a shape) are in the issue note."""
 
 from __future__ import annotations
 
@@ -15,13 +14,17 @@ import pytest
 from auditor.cli import main
 
 ROOT = Path(__file__).resolve().parent / "data" / "probe15"
+# buggy tree: the (code, buffer) of each finding it must give, and no other
 BUGGY = {
-    "p04": {"latent"},
-    "p07": {"key_cache", "value_cache"},
-    "p09": {"blocks"},
-    "p11": {"kv_buffer"},
+    "p02": {("LA001", "pool")},  # counts kept on self off two config objects
+    "p03": {("LA003", "k_scales_zeros"), ("LA003", "v_scales_zeros")},  # an int flag's branch
+    "p04": {("LA001", "latent")},
+    "p06": {("LA001", "kv_scale")},  # nested config aliases, a site passing the callers' config
+    "p07": {("LA001", "key_cache"), ("LA001", "value_cache")},
+    "p09": {("LA001", "blocks")},
+    "p11": {("LA001", "kv_buffer")},
 }
-CORRECT = ["p08", "p10", "p12"]
+CORRECT = ["p02f", "p03f", "p06f", "p08", "p10", "p12"]
 
 
 def audit(name: str, capsys) -> dict:
@@ -36,8 +39,8 @@ def test_a_buggy_tree_reports_its_bug(name: str, capsys) -> None:
     report = audit(name, capsys)
     assert "BUG" in (ROOT / name / "README.txt").read_text()
     assert report["exit"] == 1
-    assert {f["code"] for f in report["findings"]} == {"LA001"}
-    assert {f["message"].split(":", 1)[0] for f in report["findings"]} == BUGGY[name]
+    found = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
+    assert found == BUGGY[name]
     summary = report["summary"]
     assert summary["pairs_compared"] == summary["pairs"] == 1 and summary["unresolved"] == 0
 

@@ -309,3 +309,84 @@ def test_a_flag_that_only_sets_what_is_allocated_is_left_to_the_pack_for_its_poo
         result = run_audit([root], load_settings(None))
         [evaluation] = result.evaluations
         assert ("wide" in evaluation.varied) is explored, (names, evaluation.varied)
+
+
+QUANT_CONFIG = """
+    from dataclasses import dataclass
+
+    import torch
+
+
+    @dataclass
+    class CacheConfig:
+        num_gpu_blocks: int
+        num_cpu_blocks: int
+        block_size: int = 64
+        quant_policy: int = 0
+
+
+    @dataclass
+    class ModelConfig:
+        num_layers: int
+        num_key_value_heads: int
+        head_dim: int
+        dtype: torch.dtype = torch.float16
+"""
+
+QUANT_DEVICE = """
+    import torch
+
+    from quant.config import CacheConfig, ModelConfig
+
+
+    class CacheEngine:
+        def __init__(self, cache_config: CacheConfig, model_config: ModelConfig):
+            self.block_size = cache_config.block_size
+            kv_dtype = torch.uint8 if cache_config.quant_policy == 8 else model_config.dtype
+            shape = (cache_config.num_gpu_blocks, self.block_size,
+                     model_config.num_key_value_heads, model_config.head_dim)
+            self.k_caches, self.v_caches = [], []
+            for _ in range(model_config.num_layers):
+                self.k_caches.append(torch.empty(shape, dtype=kv_dtype))
+                self.v_caches.append(torch.empty(shape, dtype=kv_dtype))
+"""
+
+QUANT_HOST = """
+    import torch
+
+    from quant.config import CacheConfig, ModelConfig
+    from quant.cache_engine import CacheEngine
+
+
+    class HostCacheEngine:
+        def __init__(self, cache_config: CacheConfig, model_config: ModelConfig, gpu: CacheEngine):
+            self.block_size = gpu.block_size
+            kv_dtype = torch.uint8 if cache_config.quant_policy == 8 else DEFAULT
+            shape = (cache_config.num_cpu_blocks, self.block_size,
+                     model_config.num_key_value_heads, model_config.head_dim)
+            self.k_caches = [torch.empty(shape, dtype=kv_dtype) for _ in range(model_config.num_layers)]
+            self.v_caches = [torch.empty(shape, dtype=kv_dtype) for _ in range(model_config.num_layers)]
+"""
+
+
+def test_a_config_objects_flag_is_explored_at_its_fields_default_too(tmp_path, capsys):
+    """`quant_policy: int = 0` compared with 8 only: the point at the dataclass's default (0) is
+    built as well as the one at 8, so a host drifting on the default branch is reported there;
+    the K and V lists set by one tuple assignment (`self.k_caches, self.v_caches = [], []`) are
+    buffers a host mirrors."""
+    files = {
+        "quant/__init__.py": "",
+        "quant/config.py": QUANT_CONFIG,
+        "quant/cache_engine.py": QUANT_DEVICE,
+    }
+    write_tree(tmp_path, {**files, "quant/host.py": QUANT_HOST.replace("DEFAULT", "torch.uint8")})
+    assert main([str(tmp_path), "--no-cache", "--isolated", "--output-format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {f["message"].split(":", 1)[0] for f in report["findings"]} == {"k_caches", "v_caches"}
+    for finding in report["findings"]:
+        assert "CacheConfig.quant_policy=0" in finding["message"], finding["message"]
+    assert report["summary"]["pairs_compared"] == 1
+    write_tree(tmp_path, {"quant/host.py": QUANT_HOST.replace("DEFAULT", "model_config.dtype")})
+    assert main([str(tmp_path), "--no-cache", "--isolated", "--output-format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"]["pairs_compared"] == 1 and report["summary"]["config_points"] >= 2

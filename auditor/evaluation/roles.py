@@ -28,6 +28,7 @@ from auditor.frontend.behaviour import (
     objects_as_parameters,
     params_of,
     read_facts,
+    says_tokens,
 )
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import class_node, cpython_tree
@@ -141,8 +142,12 @@ class RoleBook:
                 *objects_as_parameters(functions, params, {**roots, **others}), dtype_names
             )
             roles = infer_roles(widened, *hints)
-            if roles is None or roles.layers.split(".")[0] not in roots.values():
-                return None
+            if (
+                roles is None
+                or roles.layers.split(".")[0] not in roots.values()
+                or not (roles.tokens in hints[0] or says_tokens(roles.tokens or ""))
+            ):
+                return None  # the tokens named for what they count, on this weaker evidence
             roots, expanded = {**roots, **others}, widened
         elif others:
             # a pool by its counting object: the other config objects it reads are stand-ins

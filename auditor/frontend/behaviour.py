@@ -32,6 +32,11 @@ _LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
 _OTHER_COUNT = re.compile(r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$)")
 _BLOCK_HINT = re.compile(r"((block|page)_(size|len|length)$|^tokens_per_(block|page)$)")
+# calls whose result is a number computed from their arguments (a count, not a shape)
+_NUMERIC_CALLS = frozenset(
+    "int float min max round abs sum len divmod math.ceil math.floor math.prod "
+    "triton.cdiv cdiv ceil_div div_up round_up".split()
+)
 _COUNT_TYPES = {"int", "Optional[int]", "int | None", "None | int"}
 
 
@@ -207,6 +212,9 @@ class _Flow:
         self.tuples: dict[str, list[ast.expr]] = {}  # `shape = (a, b, c)`: a shape named
         self.paths: dict[str, ast.expr] = {}  # `n = cfg.num_layers`: an attribute named
         self.sizing: set[str] = set()  # names and `self.` attributes an allocation reads
+        # names given a call's result (`shape = get_shape_fn(name, model)`): a shape whose
+        # dimensions nothing here sees, never a count's dimension
+        self.opaque: set[str] = set()
         assignments = []
         for function in functions:
             for node in ast.walk(function):
@@ -230,6 +238,12 @@ class _Flow:
                 copied = self.copied(value)
                 if isinstance(value, ast.Tuple) and len(keys) == 1 and keys[0] is not None:
                     self.tuples.setdefault(keys[0], list(value.elts))
+                if (
+                    isinstance(value, ast.Call)
+                    and method_read(value) is None
+                    and (_dotted(value.func) or "") not in _NUMERIC_CALLS
+                ):
+                    self.opaque.update(k for k in keys if k is not None)
                 if _read_off(value) is not None and _key(target) is not None:
                     # `n = cfg.get_num_layers()`, `self.n = cfg.n_layers` too
                     self.paths.setdefault(_key(target) or "", value)
@@ -476,6 +490,14 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         _note_flag(node.test, node.body, node.orelse, flow, facts)
     if isinstance(node, ast.IfExp):
         _note_flag(node.test, [ast.Expr(node.body)], [ast.Expr(node.orelse)], flow, facts)
+    if isinstance(node, ast.Assign) and isinstance(node.value, ast.IfExp):
+        # `kv_dtype = torch.uint8 if cfg.quant_policy == 8 else model.dtype`: as the `if`
+        # setting what an allocation reads that it is
+        value = node.value
+        body = [ast.Assign(targets=node.targets, value=value.body)]
+        _note_flag(
+            value.test, body, [ast.Assign(targets=node.targets, value=value.orelse)], flow, facts
+        )
     if isinstance(node, ast.Call):
         _note_call(node, flow, facts, ranges)
     if isinstance(node, ast.BinOp):
@@ -530,6 +552,8 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
         shape = flow.tuples[_key(shape[0]) or ""]
     dims = [frozenset(flow.of(d)) for d in shape]
+    if len(shape) == 1 and (_key(shape[0]) or "") in flow.opaque:  # `torch.empty(shape_of(m))`
+        dims = [frozenset()]
     facts.shapes.append(dims)
     facts.shape_keys.append(  # `bs` of `bs = gpu_cache.block_size` keyed as its attribute
         [
@@ -712,6 +736,12 @@ def _tokens_along(
     elif block is not None:
         evidence += f" (blocks of {block} tokens)"
     return Roles(tokens, layers, block, evidence)
+
+
+def says_tokens(name: str) -> bool:
+    """Does a name (its last attribute) say it counts tokens (`max_tokens`, `num_blocks`)?"""
+    last = name.rpartition(".")[2]
+    return bool(_TOKEN_HINT.search(last)) and not _OTHER_COUNT.search(last)
 
 
 def _best(votes: dict[str, int], needed: int) -> str | None:
