@@ -1,8 +1,9 @@
 """Trees of a probe written as other teams would (tests/data/probe15, each with a README saying
 what it is), audited with no configuration: the buggy ones report their bug on the named
 buffer and nothing else, the correct ones compare every pair and report nothing. `pNNf` is the
-fixed variant of the buggy `pNN`. The probe's trees still missed (a host reading the device's
-tensors for its shapes, a page size unpacked from a shape) are in the issue note."""
+fixed variant of the buggy `pNN` (`p01b` a buggy variant of the correct `p01`). The one tree
+of the probe still not compared (p05, a page size unpacked from a shape) is in the issue
+note."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from auditor.cli import main
 ROOT = Path(__file__).resolve().parent / "data" / "probe15"
 # buggy tree: the (code, buffer) of each finding it must give, and no other
 BUGGY = {
+    "p01b": {("LA001", "kv_cache")},  # a host slicing the device layer's shape one too far
     "p02": {("LA001", "pool")},  # counts kept on self off two config objects
     "p03": {("LA003", "k_scales_zeros"), ("LA003", "v_scales_zeros")},  # an int flag's branch
     "p04": {("LA001", "latent")},
@@ -24,7 +26,7 @@ BUGGY = {
     "p09": {("LA001", "blocks")},
     "p11": {("LA001", "kv_buffer")},
 }
-CORRECT = ["p02f", "p03f", "p06f", "p08", "p10", "p12"]
+CORRECT = ["p01", "p02f", "p03f", "p06f", "p08", "p10", "p12"]
 
 
 def audit(name: str, capsys) -> dict:

@@ -104,13 +104,19 @@ def test_a_second_config_object_is_a_stand_in_too(tmp_path, capsys):
 
 
 def test_the_dtype_the_auto_branch_reads_is_compared(tmp_path, capsys):
-    """`if cache_config.cache_dtype == "auto": self.dtype = model_config.dtype`: a swap space
-    fixed to fp16 is reported where the model's dtype is another width."""
+    """`if cache_config.cache_dtype == "auto": self.dtype = model_config.dtype` and else
+    `STR_DTYPE[cache_config.cache_dtype]`: a swap space fixed to fp16 is reported where the
+    model's dtype is another width on the "auto" branch, and at the table's "fp8" key on the
+    other (the keys of the dtype table the flag indexes are its values too); never at "half"."""
     report = audit(tmp_path, capsys, "torch.float16")
     assert report["exit"] == 1
     messages = [f["message"] for f in report["findings"]]
     assert messages and all(m.startswith("kv_cache: host and device disagree") for m in messages)
-    assert all("at ModelConfig.dtype in {float8_e4m3fn, float8_e5m2}" in m for m in messages)
+    points = [p["config"] for f in report["findings"] for p in f["points"]]
+    cache_dtypes = {p["CacheConfig.cache_dtype"] for p in points}
+    assert cache_dtypes == {"auto", "fp8"}, cache_dtypes
+    auto = {p["ModelConfig.dtype"] for p in points if p["CacheConfig.cache_dtype"] == "auto"}
+    assert auto == {"float8_e4m3fn", "float8_e5m2"}
 
 
 PACKED = """

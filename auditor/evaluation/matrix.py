@@ -190,7 +190,7 @@ def by_use(
         default = _literal_or_none(facts.object_defaults.get(name))
         if default is not None:  # the default its class gives the field, first
             values.append(default)
-        for value in facts.flags[name]:
+        for value in [*facts.flags[name], *facts.table_keys.get(name, ())]:
             for each in (False, True) if value is True else (value,):
                 if each not in values:
                     values.append(each)
@@ -201,7 +201,7 @@ def by_use(
         except (ValueError, SyntaxError):
             return None
         values = [default]
-        for value in facts.flags[name]:
+        for value in [*facts.flags[name], *facts.table_keys.get(name, ())]:
             if value is True and isinstance(default, bool):
                 value = not default
             if value not in values and type(value) is type(default):

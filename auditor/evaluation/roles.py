@@ -20,6 +20,7 @@ from auditor.frontend.behaviour import (
     Roles,
     constructor,
     dtype_constants,
+    dtype_table_keys,
     field_defaults,
     infer_roles,
     instance_attributes,
@@ -88,7 +89,36 @@ class RoleBook:
             for name in facts.set_only_flags:
                 facts.flags.pop(name, None)
         self._plain[id(cls)] = facts
-        return self._objects_read(cls, facts, functions, params, dtype_names) or facts
+        read = self._objects_read(cls, facts, functions, params, dtype_names) or facts
+        for each in {id(facts): facts, id(read): read}.values():
+            each.table_keys = self._table_keys(cls, each)
+        return read
+
+    def _table_keys(self, cls: ClassInfo, facts: Facts) -> dict[str, tuple[str, ...]]:
+        """Per parameter, the keys of the dtype tables it indexes (`STR_DTYPE_TO_TORCH_DTYPE[
+        cache_config.cache_dtype]`): the values a string flag takes besides its literals."""
+        found: dict[str, tuple[str, ...]] = {}
+        for name, tables in facts.tables.items():
+            keys: list[str] = []
+            for table in sorted(tables):
+                for klass in cls.mro():
+                    got = self._keys_in(klass.module, table, 0)
+                    if got is not None:
+                        keys.extend(k for k in got if k not in keys)
+                        break
+            if keys:
+                found[name] = tuple(keys)
+        return found
+
+    def _keys_in(self, module, name: str, depth: int) -> tuple[str, ...] | None:
+        """The keys of the dtype table `name` in `module`, following `from x import name`."""
+        tree = cpython_tree(module, self.trees)
+        keys = dtype_table_keys(tree, name) if tree is not None else None
+        if keys is not None or depth > 3 or name not in module.imports:
+            return keys
+        source, attr = module.imports[name]
+        found = self.index.find_module(source, module) if attr is not None else None
+        return self._keys_in(found, attr, depth + 1) if found is not None else None
 
     def _objects_read(
         self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
@@ -132,7 +162,10 @@ class RoleBook:
             expanded.object_defaults = self._field_defaults(cls, others, facts)
             return expanded
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
-        if infer_roles(expanded, *hints) is None:
+        found = infer_roles(expanded, *hints)
+        if found is not None and not self._says_tokens(found, hints[0]):
+            return None
+        if found is None:
             # the layers off one object, the tokens off another (`model.num_layers`,
             # `kv_cache_config.max_tokens // self.tokens_per_block`): both counting objects,
             # when the tokens lead a per-layer allocation's dimensions after the layers
@@ -145,7 +178,7 @@ class RoleBook:
             if (
                 roles is None
                 or roles.layers.split(".")[0] not in roots.values()
-                or not (roles.tokens in hints[0] or says_tokens(roles.tokens or ""))
+                or not self._says_tokens(roles, hints[0], widened=True)
             ):
                 return None  # the tokens named for what they count, on this weaker evidence
             roots, expanded = {**roots, **others}, widened
@@ -161,6 +194,17 @@ class RoleBook:
         expanded.range_paths = facts.range_paths
         expanded.object_defaults = self._field_defaults(cls, roots, facts)
         return expanded
+
+    @staticmethod
+    def _says_tokens(roles: Roles, token_hints: frozenset, widened: bool = False) -> bool:
+        """A pool read through its config objects: its token count, when an object's attribute
+        (or, `widened`, always), must be named for tokens (`max_tokens`, `num_gpu_blocks`), the
+        evidence of a per-layer allocation over a config field being weaker than over a
+        parameter (SGLang's speculative workers loop over `speculative_num_steps`)."""
+        tokens = roles.tokens or ""
+        if not widened and "." not in tokens:
+            return True
+        return tokens in token_hints or says_tokens(tokens)
 
     def _field_defaults(self, cls: ClassInfo, roots: dict[str, str], facts: Facts) -> dict:
         """The defaults the classes of the objects' annotations give their fields, each under

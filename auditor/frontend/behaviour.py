@@ -74,6 +74,8 @@ class Facts:
     # one entry per allocation: the parameters each dimension of its shape depends on
     shapes: list[list[frozenset[str]]] = field(default_factory=list)
     shape_keys: list[list[str | None]] = field(default_factory=list)  # `n` / `self.n` per dim
+    # per allocation, what the loops around it range over (parameters, `.p` for `for x in p.y`)
+    shape_ranges: list[frozenset[str]] = field(default_factory=list)
     per_layer: set[str] = field(default_factory=set)  # in `range(...)` around an allocation
     per_item: set[str] = field(default_factory=set)  # iterated over around one (`for _ in p.x`)
     flags: dict[str, list[object]] = field(default_factory=dict)  # param: literals compared
@@ -99,6 +101,11 @@ class Facts:
     # each with the name its attributes are parameters under (`ModelShape` of `shape:
     # ModelShape`, so `ModelShape.n_layers`; `config` for an untyped one)
     objects: dict[str, str] = field(default_factory=dict)
+    own: set[str] = field(default_factory=set)  # `self.x` set by its methods, `x`
+    # param: module-level names it indexes (`STR_DTYPE_TO_TORCH_DTYPE[cache_dtype]`), and the
+    # keys of those that are dtype tables (filled by roles.py, which resolves imports)
+    tables: dict[str, set[str]] = field(default_factory=dict)
+    table_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # `CacheConfig.quant_policy`: the default its class body gives that field (`= 0`), source
     # text; an object's flag is explored at it as well as at the literals it is compared with
     object_defaults: dict[str, str] = field(default_factory=dict)
@@ -238,11 +245,7 @@ class _Flow:
                 copied = self.copied(value)
                 if isinstance(value, ast.Tuple) and len(keys) == 1 and keys[0] is not None:
                     self.tuples.setdefault(keys[0], list(value.elts))
-                if (
-                    isinstance(value, ast.Call)
-                    and method_read(value) is None
-                    and (_dotted(value.func) or "") not in _NUMERIC_CALLS
-                ):
+                if _opaque_call(value):
                     self.opaque.update(k for k in keys if k is not None)
                 if _read_off(value) is not None and _key(target) is not None:
                     # `n = cfg.get_num_layers()`, `self.n = cfg.n_layers` too
@@ -294,6 +297,16 @@ class _Flow:
             return set().union(*(self.copied(v) for v in node.values))
         key = _key(node)
         return set(self.aliases.get(key, ())) if key is not None else set()
+
+
+def _opaque_call(node: ast.AST) -> bool:
+    """A call whose result may be a whole shape (`get_lora_shape_fn(name, model)`): not a
+    number computed from its arguments, nor a value read off an object (method_read)."""
+    return (
+        isinstance(node, ast.Call)
+        and method_read(node) is None
+        and (_dotted(node.func) or "") not in _NUMERIC_CALLS
+    )
 
 
 def _element_wise(target: ast.expr, value: ast.expr) -> list[tuple[ast.expr, ast.expr]]:
@@ -353,6 +366,29 @@ def dtype_constants(tree: ast.Module) -> frozenset[str]:
     return frozenset(found)
 
 
+def dtype_table_keys(tree: ast.Module, name: str) -> tuple[str, ...] | None:
+    """The string keys of a module-level dict literal `name` whose values are torch dtypes
+    (`{"half": torch.float16, "fp8": torch.float8_e4m3fn}`), else None."""
+    for node in tree.body:
+        if (
+            isinstance(node, (ast.Assign, ast.AnnAssign))
+            and any(isinstance(t, ast.Name) and t.id == name for t in _targets(node))
+            and isinstance(node.value, ast.Dict)
+        ):
+            keys = node.value.keys
+            if (
+                keys
+                and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys)
+                and all(_is_torch_dtype(v) for v in node.value.values)
+            ):
+                return tuple(k.value for k in keys)  # type: ignore[union-attr]
+    return None
+
+
+def _targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
 def read_facts(
     functions: list[ast.AST], params: list[Param], dtype_names: frozenset[str] = frozenset()
 ) -> Facts:
@@ -362,6 +398,7 @@ def read_facts(
     flow = _Flow(by_name, functions)
     facts = Facts(by_name)
     facts.dtype_names = dtype_names
+    facts.own = {k[5:] for k in flow.sources if k.startswith("self.")}
     for function in functions:
         _visit(function, flow, facts, [])
         for node in ast.walk(function):
@@ -476,10 +513,12 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
         inner = list(ranges)
         for generator in node.generators:
+            _visit(generator.iter, flow, facts, inner)  # `for layer in gpu.kv_cache`: read
             inner.append(_range_params(generator.iter, flow, facts))
         _visit(node.elt, flow, facts, inner)
         return
     if isinstance(node, ast.For):
+        _visit(node.iter, flow, facts, ranges)  # the attributes it reads (`gpu.kv_cache`)
         inner = ranges + [_range_params(node.iter, flow, facts)]
         for child in node.body:
             _visit(child, flow, facts, inner)
@@ -504,6 +543,9 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         facts.numeric |= flow.of(node.left) | flow.of(node.right)
     if isinstance(node, ast.Compare):
         _note_dtype_compare(node, flow, facts)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        for name in flow.copied(node.slice):  # `STR_DTYPE_TO_TORCH_DTYPE[cache_dtype]`
+            facts.tables.setdefault(name, set()).add(node.value.id)
     if isinstance(node, ast.Attribute):
         for name in flow.copied(node.value):  # `p.x`, or `self.p.x` after `self.p = p`
             facts.read_attributes.setdefault(name, set()).add(node.attr)
@@ -552,9 +594,12 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
         shape = flow.tuples[_key(shape[0]) or ""]
     dims = [frozenset(flow.of(d)) for d in shape]
-    if len(shape) == 1 and (_key(shape[0]) or "") in flow.opaque:  # `torch.empty(shape_of(m))`
+    if len(shape) == 1 and (  # `torch.empty(shape_of(m))`, `shape = shape_of(m)` before
+        (_key(shape[0]) or "") in flow.opaque or _opaque_call(shape[0])
+    ):
         dims = [frozenset()]
     facts.shapes.append(dims)
+    facts.shape_ranges.append(frozenset(n for around in ranges for n in around))
     facts.shape_keys.append(  # `bs` of `bs = gpu_cache.block_size` keyed as its attribute
         [
             (flow.path(d) is not d and _attribute_key(flow.path(d))) or _key(d) or _attribute_key(d)
@@ -689,11 +734,11 @@ def _tokens_along(
     token_votes: dict[str, int] = {}
     block_candidates: set[str] = set()
     attributes: set[str] = set()  # `self.x` leading dimensions (a host's own count)
-    for dims, keys in zip(facts.shapes, facts.shape_keys):
+    for dims, keys, around in zip(facts.shapes, facts.shape_keys, facts.shape_ranges):
         rest = [(d, k) for d, k in zip(dims, keys) if layers not in d or k is not None]
         rest = [(d, k) for d, k in rest if not (len(d) == 1 and layers in d)]
-        if len(rest) == len(dims) and layers not in facts.per_layer | facts.per_item:
-            continue  # neither per layer nor with a layer dimension
+        if len(rest) == len(dims) and not {layers, "." + layers} & around:
+            continue  # neither in a loop over the layers nor with a layer dimension
         first = next(((d, k) for d, k in rest if d), None)
         if first is not None and first[1] is not None and first[1].startswith("self."):
             attributes.add(first[1].removeprefix("self."))
@@ -709,7 +754,9 @@ def _tokens_along(
             attribute = (key or "").rpartition(".")[2]
             if key and "." in key and _BLOCK_HINT.search(attribute):
                 block_candidates.add(attribute)
-    for name in [n for n in token_votes if _OTHER_COUNT.search(n) and n not in token_hints]:
+    # a block size the pool keeps (`self.block_size = gpu_cache.block_size`)
+    block_candidates |= {a for a in facts.own if _BLOCK_HINT.search(a)}
+    for name in [n for n in token_votes if _not_tokens(n) and n not in token_hints]:
         del token_votes[name]
     for name in token_votes:
         if name in token_hints or _TOKEN_HINT.search(name):
@@ -736,6 +783,12 @@ def _tokens_along(
     elif block is not None:
         evidence += f" (blocks of {block} tokens)"
     return Roles(tokens, layers, block, evidence)
+
+
+def _not_tokens(name: str) -> bool:
+    """Named for something a token count never is: experts, heads, dims... (`_OTHER_COUNT`),
+    or tokens per block (`page_size`, `block_size`)."""
+    return bool(_OTHER_COUNT.search(name) or _BLOCK_HINT.search(name.rpartition(".")[2]))
 
 
 def says_tokens(name: str) -> bool:
