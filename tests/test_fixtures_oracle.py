@@ -376,6 +376,16 @@ def oracle(
                     host_cls = load_class(evaluation.host)
                     assert run_site_for_real(evaluation, point, device(**kwargs), host_cls) is None
                     continue
+                if point.infeasible is not None and not point.refused_by_host:
+                    # the device pool refuses this point (its own assert or raise), for real too
+                    device = load_class(evaluation.device)
+                    kwargs = constructor_kwargs(device, point.values, settings)
+                    parameters = inspect.signature(device.__init__).parameters
+                    kwargs.update({n: 16 for n in settings.token_params if n in parameters})
+                    kwargs.update({n: 2 for n in settings.layer_params if n in parameters})
+                    with pytest.raises((AssertionError, ValueError, NotImplementedError)):
+                        device(**kwargs)
+                    continue
                 assert point.failure is None and point.infeasible is None, point
                 device_builds, host_builds = build_point(evaluation, point, settings)
                 devices = [pool for pool, _, _ in device_builds]

@@ -1,9 +1,8 @@
 """Trees of a probe written as other teams would (tests/data/probe15, each with a README saying
 what it is), audited with no configuration: the buggy ones report their bug on the named
 buffer and nothing else, the correct ones compare every pair and report nothing. `pNNf` is the
-fixed variant of the buggy `pNN` (`p01b` a buggy variant of the correct `p01`). The one tree
-of the probe still not compared (p05, a page size unpacked from a shape) is in the issue
-note."""
+fixed variant of the buggy `pNN` (`p01b`, `p05b` buggy variants of the correct `p01`, `p05`):
+every tree of the probe is here."""
 
 from __future__ import annotations
 
@@ -21,12 +20,13 @@ BUGGY = {
     "p02": {("LA001", "pool")},  # counts kept on self off two config objects
     "p03": {("LA003", "k_scales_zeros"), ("LA003", "v_scales_zeros")},  # an int flag's branch
     "p04": {("LA001", "latent")},
+    "p05b": {("LA001", "kv_scale")},  # the page size read off the device's shape
     "p06": {("LA001", "kv_scale")},  # nested config aliases, a site passing the callers' config
     "p07": {("LA001", "key_cache"), ("LA001", "value_cache")},
     "p09": {("LA001", "blocks")},
     "p11": {("LA001", "kv_buffer")},
 }
-CORRECT = ["p01", "p02f", "p03f", "p06f", "p08", "p10", "p12"]
+CORRECT = ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]
 
 
 def audit(name: str, capsys) -> dict:
