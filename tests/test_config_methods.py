@@ -184,3 +184,21 @@ def test_a_host_in_blocks_keeping_no_block_size_is_counted_per_token(tmp_path, c
                     for part in message.split(" vs ")[:2]
                 )
                 assert 2 * host == device, message
+
+
+def test_a_hosts_layer_count_off_a_config_method_is_no_config_dimension():
+    """The swap space counts its layers off `model_config.get_num_layers(parallel_config)`, as
+    its device does: that is the measured layer count, never a sampled model dimension (it
+    doubled the fixture's config points, a column of layer counts in its table)."""
+    from pathlib import Path
+
+    from auditor.pipeline import audit
+    from auditor.settings import find_config, load_settings
+
+    root = Path(__file__).resolve().parent.parent / "fixtures/zero_config/config_methods_buggy"
+    result = audit([root], load_settings(find_config([root])))
+    [evaluation] = [e for e in result.evaluations if e.host is not None]
+    assert evaluation.points
+    for point in evaluation.points:
+        assert "ModelConfig.get_num_layers()" not in point.values
+        assert "ModelConfig.get_head_size()" in point.values  # a model dimension, sampled

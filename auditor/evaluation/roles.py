@@ -339,8 +339,12 @@ class RoleBook:
         roles = self.inferred(cls)
         if id(cls) in self.hosts:  # a host's layer count is its device's, or read off the
             objects = self.objects(cls)  # config object they both take (`shape.n_layers`)
-            if roles is None and objects:  # named by the pack: its count off the object
-                roles = infer_roles(self.facts(cls))  # type: ignore[arg-type]
+            if objects and (
+                roles is None or roles.layers.partition(".")[0] not in objects.values()
+            ):
+                # named by the pack, or read as a host (its device's attributes for counts):
+                # its count off the object, as its own facts say
+                roles = infer_roles(self.facts(cls)) or roles  # type: ignore[arg-type]
             if roles is not None and roles.layers.partition(".")[0] in objects.values():
                 return names + [roles.layers]
             return names
