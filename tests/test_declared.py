@@ -223,6 +223,8 @@ def test_the_dsa_fixture_pairs_by_declaration(tmp_path: Path) -> None:
     }
     assert hosts == {132}  # (128 + 128 // 128 * 4) x uint8, read through DSATokenToKVPool
     assert [f.code for f in result.findings] == ["LA001"]
+    # a declared host is audited: never also listed as a class left out
+    assert [cls.name for _, cls, _ in result.catalog.left_out()] == []
 
 
 def test_any_and_all_as_host_pool_decls_use_them(tmp_path: Path) -> None:

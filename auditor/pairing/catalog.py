@@ -65,6 +65,9 @@ class PoolCatalog:
         """Pairs a device pool declares in data (declared.py): counted like the others."""
         self.pairs.extend(pairs)
         self.hosts.extend(p.host for p in pairs if p.host not in self.hosts)
+        # a declared host is audited, whatever its counts were read off before it was known
+        hosts = {id(h) for h in self.hosts}
+        self.not_devices = [(c, why) for c, why in self.not_devices if id(c) not in hosts]
 
 
 def catalog(
