@@ -50,6 +50,10 @@ def _command(*args: str) -> list[str]:
     return [sys.executable, "-m", "auditor", ".", *args]
 
 
+def _interrupts_as_a_terminal_gives_them() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _on_a_terminal(tree: Path, stdout: int, *args: str) -> tuple[int, subprocess.Popen]:
     """The command with its stderr on a pseudo-terminal: (the terminal's master end, it)."""
     master, slave = pty.openpty()
@@ -59,6 +63,9 @@ def _on_a_terminal(tree: Path, stdout: int, *args: str) -> tuple[int, subprocess
         stdout=stdout,
         stderr=slave,
         env=dict(os.environ, TERM="xterm", LAYOUT_AUDIT_CACHE_ROOT=str(tree)),
+        # as from a shell's foreground: a run started with `&` inherits SIGINT ignored, and
+        # Python then installs no KeyboardInterrupt handler in the child
+        preexec_fn=_interrupts_as_a_terminal_gives_them,
     )
     os.close(slave)
     return master, process
