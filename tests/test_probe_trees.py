@@ -1,8 +1,9 @@
-"""Trees of a probe written as other teams would (tests/data/probe15, each with a README saying
-what it is), audited with no configuration: the buggy ones report their bug on the named
-buffer and nothing else, the correct ones compare every pair and report nothing. `pNNf` is the
-fixed variant of the buggy `pNN` (`p01b`, `p05b` buggy variants of the correct `p01`, `p05`):
-every tree of the probe is here."""
+"""Trees of probes written as other teams would (tests/data/probe15, probe17 and probe18, each tree with a
+README saying what it is), audited with no configuration: the buggy ones report their bug on
+the named buffer and nothing else, the correct ones compare every pair and report nothing.
+`pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
+The probes' trees the audit does not handle yet are not here (docs/recognition.md, Not
+followed)."""
 
 from __future__ import annotations
 
@@ -13,24 +14,37 @@ import pytest
 
 from auditor.cli import main
 
-ROOT = Path(__file__).resolve().parent / "data" / "probe15"
+DATA = Path(__file__).resolve().parent / "data"
 # buggy tree: the (code, buffer) of each finding it must give, and no other
 BUGGY = {
-    "p01b": {("LA001", "kv_cache")},  # a host slicing the device layer's shape one too far
-    "p02": {("LA001", "pool")},  # counts kept on self off two config objects
-    "p03": {("LA003", "k_scales_zeros"), ("LA003", "v_scales_zeros")},  # an int flag's branch
-    "p04": {("LA001", "latent")},
-    "p05b": {("LA001", "kv_scale")},  # the page size read off the device's shape
-    "p06": {("LA001", "kv_scale")},  # nested config aliases, a site passing the callers' config
-    "p07": {("LA001", "key_cache"), ("LA001", "value_cache")},
-    "p09": {("LA001", "blocks")},
-    "p11": {("LA001", "kv_buffer")},
+    "probe15/p01b": {("LA001", "kv_cache")},  # a host slicing the device layer's shape too far
+    "probe15/p02": {("LA001", "pool")},  # counts kept on self off two config objects
+    "probe15/p03": {("LA003", "k_scales_zeros"), ("LA003", "v_scales_zeros")},  # an int flag
+    "probe15/p04": {("LA001", "latent")},
+    "probe15/p05b": {("LA001", "kv_scale")},  # the page size read off the device's shape
+    "probe15/p06": {("LA001", "kv_scale")},  # nested config aliases, the callers' config
+    "probe15/p07": {("LA001", "key_cache"), ("LA001", "value_cache")},
+    "probe15/p09": {("LA001", "blocks")},
+    "probe15/p11": {("LA001", "kv_buffer")},
+    "probe17/p01b": {("LA001", "k_slabs"), ("LA001", "v_slabs")},  # nested dataclass defaults
+    "probe17/p02": {("LA001", "kv_data")},  # a helper's flag, a host sized by a byte budget
+    "probe17/p03": {("LA001", "index_k")},
+    "probe17/p04b": {("LA001", "rows")},  # a host sizing rows through a property
+    "probe17/p06": {("LA003", "kv_scales")},  # a device-only buffer sized by a free parameter
+    "probe17/p09": {("LA003", "idx_keys")},
+    "probe18/p02": {("LA001", "latent_buffer")},  # layers of a stage, range(start, end)
+    "probe18/p05": {("LA001", "index_k")},  # a config flag widening the device's row
+    "probe18/p08": {("LA001", "kv_pages")},  # host pages of the device's config page size
 }
-CORRECT = ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]
+CORRECT = [
+    *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
+    *(f"probe17/{n}" for n in ["p01", "p02f", "p04", "p06f", "p09f"]),
+    *(f"probe18/{n}" for n in ["p01", "p02f", "p05f", "p08f"]),
+]
 
 
 def audit(name: str, capsys) -> dict:
-    code = main([str(ROOT / name), "--no-cache", "--isolated", "--output-format", "json"])
+    code = main([str(DATA / name), "--no-cache", "--isolated", "--output-format", "json"])
     report = json.loads(capsys.readouterr().out)
     report["exit"] = code
     return report
@@ -39,18 +53,18 @@ def audit(name: str, capsys) -> dict:
 @pytest.mark.parametrize("name", sorted(BUGGY))
 def test_a_buggy_tree_reports_its_bug(name: str, capsys) -> None:
     report = audit(name, capsys)
-    assert "BUG" in (ROOT / name / "README.txt").read_text()
+    assert "BUG" in (DATA / name / "README.txt").read_text()
     assert report["exit"] == 1
     found = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
     assert found == BUGGY[name]
     summary = report["summary"]
-    assert summary["pairs_compared"] == summary["pairs"] == 1 and summary["unresolved"] == 0
+    assert summary["pairs_compared"] == summary["pairs"] >= 1 and summary["unresolved"] == 0
 
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_a_correct_tree_is_compared_and_clean(name: str, capsys) -> None:
     report = audit(name, capsys)
-    assert "CORRECT" in (ROOT / name / "README.txt").read_text()
+    assert "CORRECT" in (DATA / name / "README.txt").read_text()
     assert report["exit"] == 0 and report["findings"] == []
     summary = report["summary"]
     assert summary["pairs_compared"] == summary["pairs"] >= 1 and summary["unresolved"] == 0

@@ -253,14 +253,21 @@ class PoolEvaluator:
     ) -> dict[str, BufferFigure]:
         roles = self.roles
         block = roles.block(host_cls)
+        given = self._block_given(host_cls, block, devices, values)
         figures = measure(
             builds,
             host_cls,
             roles.tokens(host_cls),
             roles.layers(host_cls),
             block,
-            self._block_given(host_cls, block, devices, values),
+            given,
         )
+        if given is not None and given == self._device_blocks(devices, values):
+            note = f"; tokens per block: its device's, {given[0]} (it names no block size)"
+            figures = {
+                n: replace(f, arithmetic=f.arithmetic + note) if f.resolved else f
+                for n, f in figures.items()
+            }
         if id(host_cls) in roles.hosts and roles.inferred(host_cls) is None:
             # seen by behaviour, nothing says how many tokens it holds: per row, where every
             # buffer grows along one dimension with the device's tokens (the slots the code
@@ -296,11 +303,27 @@ class PoolEvaluator:
         facts = self.roles.facts(host_cls)
         params = self.roles.device_params(host_cls)
         if facts is None or not any(block in facts.read_attributes.get(p, ()) for p in params):
-            return None
+            return self._device_blocks(devices, values)
         return [
             device.attrs.get(block) if isinstance(device, Instance) else None
             for device, _, _ in devices
         ]
+
+    def _device_blocks(self, devices: list, values: dict) -> list[int | None] | None:
+        """A host counted in blocks that names no block size of its own (`(num_cpu_blocks,) +
+        store.block_shape()`, a page stride computed from its device's config): its blocks
+        are its device's, which are counted in blocks of a known size (kept on the device,
+        or the device's config value). Said in the host's figures (measure_host)."""
+        first = devices[0][0] if devices else None
+        block = self.roles.block(first.cls) if isinstance(first, Instance) else None
+        if block is None:
+            return None
+        config = _block_of_config(block, values, len(devices)) or [None] * len(devices)
+        found = []
+        for (device, _, _), fallback in zip(devices, config):
+            kept = device.attrs.get(block) if isinstance(device, Instance) else None
+            found.append(kept if isinstance(kept, int) and not isinstance(kept, bool) else fallback)
+        return None if None in found else found
 
     def _site_arguments(
         self, site: ConstructionSite, interpreter: Interpreter, values: dict, device: Instance
@@ -518,12 +541,14 @@ class PoolEvaluator:
             if result.infeasible is not None or result.failure is not None:
                 return result, reads
         device_builds, host_builds = each_count(device_builds, host_builds)
+        block = roles.block(device_cls)
         result.device = measure(
             device_builds,
             device_cls,
             roles.tokens(device_cls),
             roles.layers(device_cls),
-            roles.block(device_cls),
+            block,
+            _block_of_config(block, values, len(device_builds)),
         )
         ratio = slot_ratio(device_cls, values, settings.slot_ratio_params)
         if ratio is not None:
@@ -570,7 +595,9 @@ class PoolEvaluator:
                     raise Diverged from None
                 return {}
         (builds,) = each_count(builds)
-        return measure(builds, device_cls, token_names, layer_names, roles.block(device_cls))
+        block = roles.block(device_cls)
+        given = _block_of_config(block, values, len(builds))
+        return measure(builds, device_cls, token_names, layer_names, block, given)
 
     def _replay(
         self,
@@ -761,6 +788,10 @@ def settle_free(
         feasible = [p for p in group if p.infeasible is None and p.failure is None]
         chosen = feasible[0] if feasible else group[0]
         alike = _scaling_alike(feasible)
+        # device buffers no host holds under their name at any sample (LA003 decides whether
+        # some host buffer mirrors them): what they hold is > 0 at every value, not its size
+        hosted = {b for p in feasible for b in p.host}
+        alone = {b for b in chosen.device if b not in hosted} if hosted else set()
         for side in ("device", "host"):
             figures = getattr(chosen, side)
             for buffer, figure in list(figures.items()):
@@ -775,6 +806,20 @@ def settle_free(
                         f"; at {name}={chosen.values.get(name)} (sampled: nothing gives it a "
                         "value, and host and device scale with it alike, so they compare the "
                         "same at any value)"
+                    )
+                    figures[buffer] = replace(figure, arithmetic=figure.arithmetic + note)
+                elif (
+                    figure.resolved
+                    and len(seen) > 1
+                    and side == "device"
+                    and buffer in alone
+                    and all(a > 0 and b >= 0 for a, b in seen)
+                ):
+                    shown = ", ".join(f"{a} B at {name}={v}" for (a, _), v in seen.items())
+                    note = (
+                        f"; at {name}={chosen.values.get(name)} (sampled: nothing gives it a "
+                        f"value; {shown}: it holds bytes at any value, and no host holds a "
+                        "buffer of its name)"
                     )
                     figures[buffer] = replace(figure, arithmetic=figure.arithmetic + note)
                 elif figure.resolved and len(seen) > 1:
@@ -809,6 +854,18 @@ def _scaling_alike(points: list[PointResult]) -> set[str]:
             if len(ratios) == 1 and len(points) > 1:
                 alike.add(buffer)
     return alike
+
+
+def _block_of_config(block: str | None, values: dict, builds: int) -> list[int | None] | None:
+    """Tokens per block of a device pool that reads its block size off its config object
+    (`(num_blocks, spec.block_size, ...)`, not kept on `self`): the config point's value of
+    that attribute (`CacheSpec.block_size`), when exactly one dimension is it."""
+    if block is None:
+        return None
+    named = [v for k, v in values.items() if k == block or k.endswith("." + block)]
+    if len(named) != 1 or not isinstance(named[0], int) or isinstance(named[0], bool):
+        return None
+    return [named[0]] * builds
 
 
 def undecided_raises(host: Any) -> list[str]:

@@ -110,6 +110,11 @@ def dimensions(
                 dimension = by_use(name, roles.facts(cls), settings, cls)
                 if dimension is not None:
                     found[name] = dimension
+        inferred = roles.inferred(cls) if roles is not None else None
+        if inferred is not None and inferred.start is not None:
+            # a stage's layers `range(start, end)`: built from layer 0, `end` being the count
+            if inferred.start not in settings.matrix:
+                found[inferred.start] = Dimension(inferred.start, (0,))
         facts = roles.facts(cls) if roles is not None else None
         if facts is not None and facts.objects:  # `cfg.head_dim`: an object's attributes
             for name in facts.params:
@@ -183,14 +188,15 @@ def by_use(
             return members
     if name in facts.dtype_params and param.default in (None, "None"):
         return Dimension(name, tuple(settings.default_dtypes)) if settings.default_dtypes else None
-    if name in facts.flags and param.default is None and "." in name:
+    tested = name in facts.flags or name in facts.table_keys
+    if tested and param.default is None and "." in name:
         # an object's attribute tested where a branch allocates: each literal it is compared
-        # with, and both truths when it is tested for one
+        # with, and both truths when it is tested for one; or indexing a dtype table: its keys
         values = []
         default = _literal_or_none(facts.object_defaults.get(name))
         if default is not None:  # the default its class gives the field, first
             values.append(default)
-        for value in [*facts.flags[name], *facts.table_keys.get(name, ())]:
+        for value in [*facts.flags.get(name, ()), *facts.table_keys.get(name, ())]:
             for each in (False, True) if value is True else (value,):
                 if each not in values:
                     values.append(each)

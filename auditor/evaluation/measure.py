@@ -9,6 +9,7 @@ its own token.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -298,6 +299,40 @@ def _fits(totals: list[int], counts: list[tuple[int, int]], a: int, b: int) -> b
     )
 
 
+_IN_BLOCKS = re.compile(r"(block|page|chunk)s?$", re.IGNORECASE)  # rows of several tokens
+
+
+def _per_held_row(
+    totals: list[int],
+    counts: list[tuple[int, int]],
+    builds: list[tuple[Instance, Any, int]],
+    token_names: list[str],
+) -> tuple[int, str] | None:
+    """A pool whose rows do not follow the token count it is built with, but that keeps them
+    (`self.slots = swap_bytes // bytes_per_token`: a byte budget sizes it): bytes per row per
+    layer, where every build holds exactly `a * rows * layers` bytes with one `a` at two layer
+    counts or more (no padding term: one that exists makes the quotients differ, and the
+    buffer stays unresolved). None otherwise."""
+    attribute = next(
+        (n for n in token_names if all(_tokens_per_block(b[0].attrs.get(n)) for b in builds)),
+        None,
+    )
+    if attribute is None or _IN_BLOCKS.search(attribute) or len({n for _, n in counts}) < 2:
+        return None
+    quotients = set()
+    for total, (rows, layers) in zip(totals, counts):
+        if total % (rows * layers):
+            return None
+        quotients.add(total // (rows * layers))
+    if len(quotients) != 1 or not next(iter(quotients)):
+        return None
+    note = (
+        f"; per row held (self.{attribute}, which does not follow the token count the pool is "
+        "built with): bytes / (rows x layers), the same at every build"
+    )
+    return quotients.pop(), note
+
+
 def _tokens_per_block(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
@@ -357,6 +392,18 @@ def measure(
             continue
         totals = [sum(t.nbytes for t in tensors) for tensors in values]
         location = best_location(values[0][0], cls, site)
+        held = (
+            _per_held_row(totals, counts, builds, token_names) if s1 == s2 and not block else None
+        )
+        if held is not None:
+            figures[name] = BufferFigure(
+                name,
+                location,
+                bytes_per_token_per_layer=held[0],
+                dtype=dtype_name(values[0][0].dtype),
+                arithmetic=arithmetic(values[0][0], values[2][0], held[0]) + held[1],
+            )
+            continue
         if s1 == s2 or l1 == l2:
             figures[name] = BufferFigure(
                 name,

@@ -21,17 +21,22 @@ from auditor.frontend.behaviour import (
     constructor,
     dtype_constants,
     dtype_table_keys,
+    field_classes,
     field_defaults,
     infer_roles,
     instance_attributes,
     methods_of,
+    names_a_count,
     object_path,
     objects_as_parameters,
+    only_raises_not_implemented,
     params_of,
     read_facts,
     says_tokens,
+    self_reads,
+    tested_literals,
 )
-from auditor.frontend.index import ClassInfo, ProjectIndex
+from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
 from auditor.frontend.scope import class_node, cpython_tree
 from auditor.settings import Settings
 
@@ -92,7 +97,35 @@ class RoleBook:
         read = self._objects_read(cls, facts, functions, params, dtype_names) or facts
         for each in {id(facts): facts, id(read): read}.values():
             each.table_keys = self._table_keys(cls, each)
+            if not self.named(cls):
+                self._helper_flags(cls, each)
         return read
+
+    def _helper_flags(self, cls: ClassInfo, facts: Facts) -> None:
+        """A parameter passed to a plain function of the audited tree whose result sizes a
+        buffer (`self.dtype = resolve_kv_dtype(kv_dtype)`) is a flag, at the literals that
+        function tests it against to choose what it returns (behaviour.tested_literals)."""
+        for name, calls in facts.helpers.items():
+            for function_name, where in sorted(calls, key=str):
+                node = self._function_node(cls, function_name)
+                if node is None:
+                    continue
+                values = facts.flags.setdefault(name, [])
+                values.extend(v for v in tested_literals(node, where) if v not in values)
+                if not values:
+                    facts.flags.pop(name)
+
+    def _function_node(self, cls: ClassInfo, name: str) -> ast.FunctionDef | None:
+        """The module-level function `name` means in the modules of the class's MRO."""
+        for klass in cls.mro():
+            found = self.index.resolve_static(klass.module, name)
+            if isinstance(found, FunctionInfo):
+                tree = cpython_tree(found.module, self.trees)
+                for node in tree.body if tree is not None else ():
+                    if isinstance(node, ast.FunctionDef) and node.name == found.name:
+                        return node
+                return None
+        return None
 
     def _table_keys(self, cls: ClassInfo, facts: Facts) -> dict[str, tuple[str, ...]]:
         """Per parameter, the keys of the dtype tables it indexes (`STR_DTYPE_TO_TORCH_DTYPE[
@@ -217,14 +250,69 @@ class RoleBook:
             if annotation is None or path not in annotation:
                 continue
             klass = self.index.resolve_static(owner.module, path)
-            if not isinstance(klass, ClassInfo):
-                continue
-            for each in reversed(klass.mro()):
-                tree = cpython_tree(each.module, self.trees)
-                node = class_node(tree, each) if tree is not None else None
-                if node is not None:
-                    found.update({f"{path}.{k}": v for k, v in field_defaults(node).items()})
+            if isinstance(klass, ClassInfo):
+                self._defaults_of(klass, path, found, 0)
         return found
+
+    def _defaults_of(self, klass: ClassInfo, path: str, found: dict, depth: int) -> None:
+        """`klass`'s field defaults under `path`, and those of the fields holding an object
+        its defaults build (`cache: CacheSpec = field(default_factory=CacheSpec)` ->
+        `ServeConfig.cache.dtype`), a few levels deep."""
+        for each in reversed(klass.mro()):
+            tree = cpython_tree(each.module, self.trees)
+            node = class_node(tree, each) if tree is not None else None
+            if node is None:
+                continue
+            found.update({f"{path}.{k}": v for k, v in field_defaults(node).items()})
+            if depth >= 3:
+                continue
+            for name, annotation in field_classes(node).items():
+                inner = self.index.resolve_static(each.module, annotation)
+                if isinstance(inner, ClassInfo) and inner is not klass:
+                    self._defaults_of(inner, f"{path}.{name}", found, depth + 1)
+
+    def unfinished(self, cls: ClassInfo) -> bool:
+        """A base its subclasses complete: its constructor reaches (through `self.` reads and
+        the methods it calls) a member whose body only raises NotImplementedError, which a
+        subclass in the tree overrides (`row_width` of a store whose subclasses say how wide a
+        row is). Built as it is, it raises; its subclasses are the pools."""
+        key = ("unfinished", id(cls))
+        if key not in self.trees:
+            self.trees[key] = self._unfinished(cls)
+        return self.trees[key]
+
+    def _unfinished(self, cls: ClassInfo) -> bool:
+        subclasses = [c for c in self.index.all_subclasses(cls) if c is not cls]
+        if not subclasses:
+            return False
+        seen: set[str] = set()
+        todo = ["__init__"]
+        while todo:
+            name = todo.pop()
+            if name in seen or len(seen) > 40:
+                continue
+            seen.add(name)
+            method = cls.find_method(name)
+            owner = method.owner if method is not None else None
+            tree = cpython_tree(owner.module, self.trees) if owner is not None else None
+            klass = class_node(tree, owner) if tree is not None else None
+            node = next(
+                (
+                    n
+                    for n in (klass.body if klass is not None else ())
+                    if isinstance(n, ast.FunctionDef) and n.name == name
+                ),
+                None,
+            )
+            if node is None:
+                continue
+            if name != "__init__" and only_raises_not_implemented(node):
+                return any(
+                    (m := c.find_method(name)) is not None and m.owner is not owner
+                    for c in subclasses
+                )
+            todo.extend(self_reads(node))
+        return False
 
     def _pool_typed(self, cls: ClassInfo, name: str, facts: Facts) -> bool:
         """Is the parameter annotated with a class of the audited tree that allocates tensors
@@ -391,6 +479,7 @@ class RoleBook:
         init = cls.find_method("__init__")
         owner = init.owner if init is not None and init.owner is not None else cls
         device_ids = {id(d) for d in devices}
+        counts = set(self.settings.token_params) | set(self.settings.layer_names())
         for name, param in facts.params.items():
             if name in facts.called:  # a class or a factory, not a pool
                 continue
@@ -408,6 +497,7 @@ class RoleBook:
                 name in facts.sized_by
                 and reads
                 and any(reads <= self.attributes(d) for d in devices)
-            ):
+                and not all(names_a_count(a) or a in counts for a in reads)
+            ):  # ... and not only counts any pool has (`anchor_host.size`, `.page_size`)
                 return HostRole(name, None, reads)
         return None

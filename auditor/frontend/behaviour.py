@@ -109,6 +109,13 @@ class Facts:
     # `CacheConfig.quant_policy`: the default its class body gives that field (`= 0`), source
     # text; an object's flag is explored at it as well as at the literals it is compared with
     object_defaults: dict[str, str] = field(default_factory=dict)
+    # param: (function, argument position or keyword) of plain functions it is passed to
+    # where the result sets what an allocation reads (`self.dtype = resolve(kv_dtype)`); the
+    # literals the function tests its parameter against are the flag's values (roles.py)
+    helpers: dict[str, set[tuple[str, int | str]]] = field(default_factory=dict)
+    # `range(start_layer, end_layer)` around an allocation: the stop's parameter -> the start's
+    # (a pipeline stage's layers; the stop counts them when the start is 0)
+    range_starts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,7 @@ class Roles:
     block: str | None = None
     evidence: str = ""
     count_attribute: str | None = None  # a host's own token count, `self.<this>`
+    start: str | None = None  # `start_layer` of `range(start_layer, end_layer)`: built at 0
 
 
 def params_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Param]:
@@ -234,6 +242,7 @@ class _Flow:
                         assignments.extend(_element_wise(target, node.value))
                 elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
                     assignments.append((node.target, node.value))
+            assignments.extend(_property_value(function))
         for _ in range(3):  # a few rounds reach attributes set from attributes
             for target, value in assignments:
                 keys = (
@@ -297,6 +306,20 @@ class _Flow:
             return set().union(*(self.copied(v) for v in node.values))
         key = _key(node)
         return set(self.aliases.get(key, ())) if key is not None else set()
+
+
+def _property_value(function: ast.AST) -> list[tuple[ast.expr, ast.expr]]:
+    """A property returning one expression (`@property def row_width(self): return
+    self._width`) read as the attribute it is: `self.row_width = self._width`."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    if not any(_dotted(d) == "property" for d in function.decorator_list):
+        return []
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return) and n.value]
+    if len(returns) != 1:
+        return []
+    target = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=function.name)
+    return [(target, returns[0].value)]  # type: ignore[list-item]
 
 
 def _opaque_call(node: ast.AST) -> bool:
@@ -539,6 +562,8 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         )
     if isinstance(node, ast.Call):
         _note_call(node, flow, facts, ranges)
+    if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+        _note_helper(node, flow, facts)
     if isinstance(node, ast.BinOp):
         facts.numeric |= flow.of(node.left) | flow.of(node.right)
     if isinstance(node, ast.Compare):
@@ -567,9 +592,14 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
     if isinstance(node, ast.Call) and _dotted(node.func) == "range" and node.args:
         stop = node.args[-1] if len(node.args) < 3 else node.args[1]
         found = flow.of(stop)
-        stop = flow.path(stop)
         if len(node.args) >= 2:
-            found |= flow.of(node.args[0])
+            start = flow.copied(node.args[0])
+            if len(found) == 1 and len(start) == 1 and start != found:
+                # `range(start_layer, end_layer)`: a stage's layers, counted by the stop
+                facts.range_starts[next(iter(found))] = next(iter(start))
+            else:
+                found |= flow.of(node.args[0])
+        stop = flow.path(stop)
         read = _read_off(stop)
         if read is not None and flow.roots(read):
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
@@ -610,6 +640,9 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     for part in (n for d in [*shape, *dtype] for n in ast.walk(d)):
         if isinstance(part, ast.Attribute):
             facts.sized_by |= flow.copied(part.value)
+        if _key(part) is not None and _key(part) not in flow.params:
+            # `self.row_width` -> `self._width = src.row_width - 64`: computed from `src`
+            facts.sized_by |= flow.of(part)
     for dim in dims:
         facts.numeric |= dim
     leading = flow.path(shape[0]) if shape else None
@@ -621,6 +654,54 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         facts.per_layer |= {n for n in around if n[:1] not in (".", "@")}
         facts.per_item |= {n[1:] for n in around if n.startswith(".")}
         facts.range_paths |= {n[1:] for n in around if n.startswith("@")}
+
+
+def _note_helper(node: ast.Assign, flow: _Flow, facts: Facts) -> None:
+    """`self.dtype = resolve_kv_dtype(kv_dtype)` where an allocation reads `self.dtype`: the
+    parameters passed to a plain function whose result sizes a buffer."""
+    call = node.value
+    assert isinstance(call, ast.Call)
+    if not isinstance(call.func, ast.Name) or not _sets([node], flow.sizing):
+        return
+    passed: list[tuple[int | str, ast.expr]] = list(enumerate(call.args))
+    passed += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+    for where, value in passed:
+        for name in flow.copied(value):
+            facts.helpers.setdefault(name, set()).add((call.func.id, where))
+
+
+def tested_literals(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> list:
+    """The literals a function compares its parameter (by position or keyword) with in the
+    tests of `if` statements whose branches return (`if name == "auto": return model_dtype`,
+    `elif name in ("fp8", "fp8_e4m3"): ...`): the values that choose what it returns."""
+    params = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+    names = [p.arg for p in params]
+    if isinstance(where, int):
+        positional = [*function.args.posonlyargs, *function.args.args]
+        name = positional[where].arg if where < len(positional) else None
+    else:
+        name = where if where in names else None
+    if name is None:
+        return []
+    found: list = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.If):
+            continue
+        if not any(isinstance(n, ast.Return) for s in node.body for n in ast.walk(s)):
+            continue
+        for part in ast.walk(node.test):
+            if not (isinstance(part, ast.Compare) and len(part.ops) == 1):
+                continue
+            left, right = part.left, part.comparators[0]
+            for subject, other in ((left, right), (right, left)):
+                if not (isinstance(subject, ast.Name) and subject.id == name):
+                    continue
+                items = other.elts if isinstance(other, (ast.Tuple, ast.List, ast.Set)) else [other]
+                for item in items:
+                    ok, value = _literal(item)
+                    if ok and value not in found:
+                        found.append(value)
+    return found
 
 
 def _sets(block: list[ast.stmt], keys: set[str]) -> bool:
@@ -734,13 +815,15 @@ def _tokens_along(
     token_votes: dict[str, int] = {}
     block_candidates: set[str] = set()
     attributes: set[str] = set()  # `self.x` leading dimensions (a host's own count)
+    direct: set[str] = set()  # parameters leading a dimension not through such an attribute
     for dims, keys, around in zip(facts.shapes, facts.shape_keys, facts.shape_ranges):
         rest = [(d, k) for d, k in zip(dims, keys) if layers not in d or k is not None]
         rest = [(d, k) for d, k in rest if not (len(d) == 1 and layers in d)]
         if len(rest) == len(dims) and not {layers, "." + layers} & around:
             continue  # neither in a loop over the layers nor with a layer dimension
         first = next(((d, k) for d, k in rest if d), None)
-        if first is not None and first[1] is not None and first[1].startswith("self."):
+        through = first is not None and first[1] is not None and first[1].startswith("self.")
+        if through:
             attributes.add(first[1].removeprefix("self."))
         rest = [d for d, _ in rest]
         leading = next((d for d in rest if d & counts), None)
@@ -748,6 +831,8 @@ def _tokens_along(
             continue
         for name in leading & counts:
             token_votes[name] = token_votes.get(name, 0) + 2
+            if not through:
+                direct.add(name)
         for dim in rest:
             block_candidates |= {n for n in dim & counts if _BLOCK_HINT.search(n)}
         for key in keys:  # tokens per block read off an object: `gpu_cache.block_size`
@@ -763,6 +848,16 @@ def _tokens_along(
             token_votes[name] += 2
         if facts.params[name].default is None:
             token_votes[name] += 1
+    if len(attributes) == 1 and layers in facts.params and layers not in counts:
+        # a host (its layers are its device's) leading with its own count: what that count
+        # is computed from (`self.n = int(gib * 2**30) // row_bytes`, a byte budget) counts
+        # no tokens itself, however many buffers lead with it, unless named for tokens
+        # (`self.num_blocks = cfg.host_cache_tokens // block`)
+        token_votes = {
+            n: v
+            for n, v in token_votes.items()
+            if n in direct or n in token_hints or _TOKEN_HINT.search(n)
+        }
     tokens = _best(token_votes, needed=3)
     if tokens is None and len(attributes) == 1 and layers in facts.params:
         if layers not in counts:  # a host: its own count, computed from its device
@@ -782,13 +877,20 @@ def _tokens_along(
         evidence += " (blocks of a size it does not name)"
     elif block is not None:
         evidence += f" (blocks of {block} tokens)"
-    return Roles(tokens, layers, block, evidence)
+    return Roles(tokens, layers, block, evidence, start=facts.range_starts.get(layers))
 
 
 def _not_tokens(name: str) -> bool:
     """Named for something a token count never is: experts, heads, dims... (`_OTHER_COUNT`),
     or tokens per block (`page_size`, `block_size`)."""
     return bool(_OTHER_COUNT.search(name) or _BLOCK_HINT.search(name.rpartition(".")[2]))
+
+
+def names_a_count(name: str) -> bool:
+    """A token count, a block size or a layer count (`size`, `page_size`, `n_layers`): what
+    any pool has, so no evidence of whose figures a class copies."""
+    last = name.rpartition(".")[2]
+    return says_tokens(last) or bool(_BLOCK_HINT.search(last)) or "layer" in last
 
 
 def says_tokens(name: str) -> bool:
@@ -902,6 +1004,27 @@ def field_defaults(node: ast.ClassDef) -> dict[str, str]:
     return found
 
 
+def field_classes(node: ast.ClassDef) -> dict[str, str]:
+    """The annotations of a class body's fields whose default builds an object (`cache:
+    CacheSpec = field(default_factory=CacheSpec)`, `model: ModelSpec = ModelSpec()`): the
+    class named, source text, whose own field defaults are that field's."""
+    found: dict[str, str] = {}
+    for item in node.body:
+        if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+            continue
+        value, annotation = item.value, _dotted(item.annotation)
+        if not isinstance(value, ast.Call) or annotation is None:
+            continue
+        if (_dotted(value.func) or "").endswith("field"):
+            factory = next((k.value for k in value.keywords if k.arg == "default_factory"), None)
+            if factory is None or _dotted(factory) != annotation:
+                continue
+        elif _dotted(value.func) != annotation or value.args or value.keywords:
+            continue
+        found[item.target.id] = annotation
+    return found
+
+
 def instance_attributes(node: ast.ClassDef) -> set[str]:
     """The attributes a class's own code gives its instances: `self.x = ...` in its methods,
     and the names its body defines (methods, properties, class attributes)."""
@@ -917,11 +1040,41 @@ def instance_attributes(node: ast.ClassDef) -> set[str]:
         for part in ast.walk(function):
             if isinstance(part, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = part.targets if isinstance(part, ast.Assign) else [part.target]
-                names |= {
+                names |= {  # `self.a, self.b = a, b` too
                     t.attr
-                    for t in targets
+                    for target in targets
+                    for t in ast.walk(target)
                     if isinstance(t, ast.Attribute)
                     and isinstance(t.value, ast.Name)
                     and t.value.id == "self"
+                    and isinstance(t.ctx, ast.Store)
                 }
     return names
+
+
+def only_raises_not_implemented(function: ast.FunctionDef) -> bool:
+    """`def row_width(self): raise NotImplementedError` (a docstring allowed): a member its
+    subclasses are to define."""
+    body = [
+        n
+        for n in function.body
+        if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+    ]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return _dotted(raised) == "NotImplementedError"
+
+
+def self_reads(function: ast.FunctionDef) -> list[str]:
+    """The names a method reads or calls off `self` (`self._alloc()`, `self.row_width`)."""
+    return sorted(
+        {
+            n.attr
+            for n in ast.walk(function)
+            if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Name)
+            and n.value.id == "self"
+            and isinstance(n.ctx, ast.Load)
+        }
+    )

@@ -127,7 +127,7 @@ def _pools(
     """The device pools; the host pools (classes taking a device pool, by the pack's names or
     by what they do with it, that allocate a buffer of a device pool's name); and the classes
     taking a device pool that allocate none (not mirrors: they stage or broadcast its data)."""
-    concrete = [c for c in classes if not c.is_abstract()]
+    concrete = [c for c in classes if not c.is_abstract() and not book.unfinished(c)]
     devices = [c for c in concrete if is_device_pool(c, settings, book)]
     counts = frozenset(settings.token_params) | frozenset(settings.layer_names())
     counts |= {name for d in devices for name in book.tokens(d) + book.layers(d)}
