@@ -8,6 +8,8 @@ followed)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,18 @@ def test_a_correct_tree_is_compared_and_clean(name: str, capsys) -> None:
     assert report["exit"] == 0 and report["findings"] == []
     summary = report["summary"]
     assert summary["pairs_compared"] == summary["pairs"] >= 1 and summary["unresolved"] == 0
+
+
+CHECKS = sorted(str(p.relative_to(DATA)) for p in DATA.glob("probe1[78]/_check/check_*.py"))
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_the_readme_figures_hold_on_the_meta_device(check: str) -> None:
+    """Each tree's writer built both sides through the tree's own construction code on
+    torch's meta device and asserted the README's figures: the truth the cases above use.
+    (The audit's figures are at its own config points, which sample dimensions a config
+    class gives defaults to, so they are not compared here figure for figure.)"""
+    done = subprocess.run(
+        [sys.executable, "-B", str(DATA / check)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
