@@ -253,7 +253,7 @@ class PoolEvaluator:
     ) -> dict[str, BufferFigure]:
         roles = self.roles
         block = roles.block(host_cls)
-        given = self._block_given(host_cls, block, devices, values)
+        given, assumed = self._block_given(host_cls, block, devices, values)
         figures = measure(
             builds,
             host_cls,
@@ -262,7 +262,7 @@ class PoolEvaluator:
             block,
             given,
         )
-        if given is not None and given == self._device_blocks(devices, values):
+        if given is not None and assumed:
             note = f"; tokens per block: its device's, {given[0]} (it names no block size)"
             figures = {
                 n: replace(f, arithmetic=f.arithmetic + note) if f.resolved else f
@@ -291,23 +291,25 @@ class PoolEvaluator:
 
     def _block_given(
         self, host_cls: ClassInfo, block: str | None, devices: list, values: dict
-    ) -> list[int | None] | None:
+    ) -> tuple[list[int | None] | None, bool]:
         """Tokens per block of a host sized in blocks that keeps no `self.<block>`: the
         config value of its parameter of that name, else, when it reads the block size off its
-        device pool (`block_size = gpu_cache.block_size`), the device's, build by build."""
+        device pool (`block_size = gpu_cache.block_size`), the device's, build by build; else
+        its device's blocks taken as its own (`_device_blocks`: True, said)."""
         if block is None:
-            return None
+            return None, False
         given = values.get(block)
         if isinstance(given, int) and not isinstance(given, bool):
-            return [given] * len(devices)
+            return [given] * len(devices), False
         facts = self.roles.facts(host_cls)
         params = self.roles.device_params(host_cls)
         if facts is None or not any(block in facts.read_attributes.get(p, ()) for p in params):
-            return self._device_blocks(devices, values)
+            found = self._device_blocks(devices, values)
+            return found, found is not None
         return [
             device.attrs.get(block) if isinstance(device, Instance) else None
             for device, _, _ in devices
-        ]
+        ], False
 
     def _device_blocks(self, devices: list, values: dict) -> list[int | None] | None:
         """A host counted in blocks that names no block size of its own (`(num_cpu_blocks,) +
