@@ -225,9 +225,10 @@ def test_two_free_counts_of_other_names_stay_unresolved(tmp_path, capsys):
     assert report["summary"]["unresolved"] > 0
 
 
-def test_a_pool_in_pages_of_a_size_it_does_not_name_is_unresolved(tmp_path, capsys):
+def test_a_host_in_pages_of_a_size_it_does_not_name_takes_its_devices_pages(tmp_path, capsys):
     """`num_host_pages` rows of a page size unpacked from the device's shape: per page is not
-    per token, so the figures are unresolved (they were compared per page: a false LA001)."""
+    per token (compared per page, it gave a false LA001); the host's pages are taken as its
+    device's, whose page size the device keeps (`self.page_size`), and that is said."""
     pools = """
         import torch
 
@@ -247,8 +248,9 @@ def test_a_pool_in_pages_of_a_size_it_does_not_name_is_unresolved(tmp_path, caps
     code = main([str(tmp_path), "--no-cache", "--isolated", "--output-format", "json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["findings"] == []
-    assert report["coverage"][0]["reason"] == "host figures unresolved"
-    assert "in blocks and the pool holds no block size" in report["coverage"][0]["detail"]
+    assert report["coverage"][0]["compared"] and report["summary"]["unresolved"] == 0
+    main([str(tmp_path), "--no-cache", "--isolated", "--show-pools"])
+    assert "tokens per block: its device's" in capsys.readouterr().out
 
 
 def test_a_ratio_the_callers_give_is_taken_as_the_hosts_default_and_said(tmp_path, capsys):
