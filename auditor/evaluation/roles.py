@@ -37,7 +37,7 @@ from auditor.frontend.behaviour import (
     tested_literals,
 )
 from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
-from auditor.frontend.scope import class_node, cpython_tree
+from auditor.frontend.scope import class_node, cpython_tree, def_node
 from auditor.settings import Settings
 
 
@@ -121,10 +121,7 @@ class RoleBook:
             found = self.index.resolve_static(klass.module, name)
             if isinstance(found, FunctionInfo):
                 tree = cpython_tree(found.module, self.trees)
-                for node in tree.body if tree is not None else ():
-                    if isinstance(node, ast.FunctionDef) and node.name == found.name:
-                        return node
-                return None
+                return def_node(tree.body, found.name) if tree is not None else None
         return None
 
     def _table_keys(self, cls: ClassInfo, facts: Facts) -> dict[str, tuple[str, ...]]:
@@ -296,14 +293,7 @@ class RoleBook:
             owner = method.owner if method is not None else None
             tree = cpython_tree(owner.module, self.trees) if owner is not None else None
             klass = class_node(tree, owner) if tree is not None else None
-            node = next(
-                (
-                    n
-                    for n in (klass.body if klass is not None else ())
-                    if isinstance(n, ast.FunctionDef) and n.name == name
-                ),
-                None,
-            )
+            node = def_node(klass.body, name) if klass is not None else None
             if node is None:
                 continue
             if name != "__init__" and only_raises_not_implemented(node):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 ALLOCATORS = frozenset(
@@ -689,19 +690,23 @@ def tested_literals(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int
             continue
         if not any(isinstance(n, ast.Return) for s in node.body for n in ast.walk(s)):
             continue
-        for part in ast.walk(node.test):
-            if not (isinstance(part, ast.Compare) and len(part.ops) == 1):
-                continue
+        for subject, item in _comparisons(node.test):
+            ok, value = _literal(item)
+            if isinstance(subject, ast.Name) and subject.id == name and ok and value not in found:
+                found.append(value)
+    return found
+
+
+def _comparisons(test: ast.AST) -> Iterator[tuple[ast.expr, ast.expr]]:
+    """`(subject, value)` for each one-operator comparison in a test, both ways round; a
+    tuple, list or set compared with gives each of its items (`mode in ("a", "b")`)."""
+    for part in ast.walk(test):
+        if isinstance(part, ast.Compare) and len(part.ops) == 1:
             left, right = part.left, part.comparators[0]
             for subject, other in ((left, right), (right, left)):
-                if not (isinstance(subject, ast.Name) and subject.id == name):
-                    continue
-                items = other.elts if isinstance(other, (ast.Tuple, ast.List, ast.Set)) else [other]
-                for item in items:
-                    ok, value = _literal(item)
-                    if ok and value not in found:
-                        found.append(value)
-    return found
+                many = isinstance(other, (ast.Tuple, ast.List, ast.Set))
+                for item in other.elts if many else [other]:  # type: ignore[attr-defined]
+                    yield subject, item
 
 
 def _sets(block: list[ast.stmt], keys: set[str]) -> bool:
@@ -722,29 +727,16 @@ def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Fact
     if not (allocating or _sets(body + orelse, flow.sizing)):
         return
     before = set(facts.flags)
-    for part in ast.walk(test):
-        if isinstance(part, ast.Compare) and len(part.ops) == 1:
-            left, right = part.left, part.comparators[0]
-            for subject, other in ((left, right), (right, left)):
-                found, value = _literal(other)
-                names = flow.copied(subject)
-                member = _member_name(other)
-                if member is not None:
-                    for name in names:
-                        facts.members.setdefault(name, []).append(member)
-                if found and names:
-                    for name in names:
-                        facts.flags.setdefault(name, []).append(value)
-                elif isinstance(other, (ast.Tuple, ast.List, ast.Set)) and names:
-                    for item in other.elts:
-                        member = _member_name(item)
-                        if member is not None:
-                            for name in names:
-                                facts.members.setdefault(name, []).append(member)
-                        found, value = _literal(item)
-                        if found:
-                            for name in names:
-                                facts.flags.setdefault(name, []).append(value)
+    for subject, item in _comparisons(test):
+        names = flow.copied(subject)
+        member = _member_name(item)
+        if member is not None:
+            for name in names:
+                facts.members.setdefault(name, []).append(member)
+        found, value = _literal(item)
+        if found:
+            for name in names:
+                facts.flags.setdefault(name, []).append(value)
     subjects = [test.operand] if isinstance(test, ast.UnaryOp) else [test]
     if isinstance(test, ast.BoolOp):
         subjects = [v.operand if isinstance(v, ast.UnaryOp) else v for v in test.values]

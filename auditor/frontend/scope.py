@@ -48,6 +48,11 @@ def class_node(tree: ast.Module, cls: ClassInfo) -> ast.ClassDef | None:
     return node
 
 
+def def_node(body: list[ast.stmt], name: str) -> ast.FunctionDef | None:
+    """The function `name` defined directly in a module's or a class's body."""
+    return next((n for n in body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+
+
 def functions_naming(tree: ast.Module, prefix: str, needles: frozenset[str]) -> set[str]:
     """Qualified names (as `_functions` gives them) of the functions whose body names one of
     `needles` (a name, an attribute, or an imported name)."""

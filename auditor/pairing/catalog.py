@@ -127,8 +127,9 @@ def _pools(
     """The device pools; the host pools (classes taking a device pool, by the pack's names or
     by what they do with it, that allocate a buffer of a device pool's name); and the classes
     taking a device pool that allocate none (not mirrors: they stage or broadcast its data)."""
-    concrete = [c for c in classes if not c.is_abstract() and not book.unfinished(c)]
-    devices = [c for c in concrete if is_device_pool(c, settings, book)]
+    concrete = [c for c in classes if not c.is_abstract()]
+    # a base its subclasses complete (RoleBook.unfinished) raises when built: no device
+    devices = [c for c in concrete if is_device_pool(c, settings, book) and not book.unfinished(c)]
     counts = frozenset(settings.token_params) | frozenset(settings.layer_names())
     counts |= {name for d in devices for name in book.tokens(d) + book.layers(d)}
     device_buffers: set[str] = set(settings.buffer_map)
