@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.checks.wording import device_counterpart
+from auditor.checks.wording import comparisons
 from auditor.location import Location
 
 if TYPE_CHECKING:
@@ -209,8 +209,7 @@ def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> Evaluatio
     candidates = False  # a host buffer with a device counterpart, at some feasible point
     for point in feasible:
         hit = False
-        for name, host_figure in point.host.items():
-            device_figure = device_counterpart(name, point.device, settings, point.host)
+        for name, host_figure, device_figure in comparisons(point.host, point.device, settings):
             if device_figure is None:
                 continue
             candidates = True

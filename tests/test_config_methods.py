@@ -95,16 +95,17 @@ def test_a_host_agreeing_through_config_methods_is_clean(tmp_path, capsys):
     assert report["summary"]["unresolved"] == 0
 
 
-def test_a_method_given_a_literal_is_no_count(tmp_path, capsys):
-    """`cfg.get("num_hidden_layers")`: which value it reads is in its argument, so it is not
-    sampled as a value of the object; the class is no device pool, and the run says so."""
+def test_a_get_given_a_literal_reads_that_key(tmp_path, capsys):
+    """`cfg.get("num_hidden_layers")`: a config given as a dict, read by key; the key is the
+    value read (`config.num_hidden_layers`, the layer count), not a method's result: the class
+    is a device pool (recognition.md, plain-dict configs), and, with no host, the run says so."""
     device = DEVICE.replace("cfg.get_num_layers()", 'cfg.get("num_hidden_layers")')
     write_tree(tmp_path, {"kv/__init__.py": "", "kv/config.py": CONFIG, "kv/gpu.py": device})
-    code = main([str(tmp_path), "--no-cache", "--isolated"])
+    code = main([str(tmp_path), "--no-cache", "--isolated", "--show-pools"])
     captured = capsys.readouterr()
     assert code == 0
-    assert "0 device pools" in captured.err
-    assert "no device pool found" in captured.err
+    assert "1 device pools" in captured.err and "no host pool found" in captured.err
+    assert "get_num_layers" not in captured.out and ".num_hidden_layers()" not in captured.out
 
 
 def test_method_read():

@@ -20,13 +20,13 @@ ROOT = Path(__file__).resolve().parent / "data" / "config_objects"
 # tree: (LA001 buffers reported, what the messages must name)
 EXPECTED = {
     "pack_named_host_ok": ([], ""),
-    "pack_named_host_bug": (["latent_buffer"], "32 B/token/layer vs 64 B/token/layer"),
+    "pack_named_host_bug": (["latent_buffer"], "256 B/token/layer vs 512 B/token/layer"),
     "nested_bug": (["keys", "values"], "ServerConfig.cache.dtype"),
     "helper_alias_ok": ([], ""),
     "paged_bug": (["k_pages", "v_pages"], "B/token/layer"),
     # the host takes the layer count into a local first (`L = cfg.num_layers`), then a
     # leading dimension; scales gated by a flag of the config, bf16 on the host (the bug)
-    "local_count_bug": (["k_scale", "v_scale"], "32 B/token/layer vs 64 B/token/layer"),
+    "local_count_bug": (["k_scale", "v_scale"], "256 B/token/layer vs 512 B/token/layer"),
     "local_count_ok": ([], ""),
 }
 

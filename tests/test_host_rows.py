@@ -73,8 +73,9 @@ def test_a_host_naming_no_token_count_is_compared_per_row_and_its_bug_found(tmp_
         "GpuKV",
     )
     assert "per row (the host names no token count: its rows, dimension 0)" in finding.message
-    # the host keeps bf16 rows: 2 * 16 * 2 B; the device's fp8 rows are half of that
-    assert "64 B/token/layer vs 32 B/token/layer" in finding.message
+    # the host keeps bf16 rows: 2 * 128 * 2 B (an untyped config's width sampled at 128 first);
+    # the device's fp8 rows are half of that
+    assert "512 B/token/layer vs 256 B/token/layer" in finding.message
 
 
 def test_the_fixed_host_agrees_at_every_point(tmp_path):

@@ -1,5 +1,5 @@
-"""Trees of probes written as other teams would (tests/data/probe15, probe17 and probe18, each tree with a
-README saying what it is), audited with no configuration: the buggy ones report their bug on
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 20, each tree
+with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
 The probes' trees the audit does not handle yet are not here (docs/recognition.md, Not
@@ -37,11 +37,22 @@ BUGGY = {
     "probe18/p02": {("LA001", "latent_buffer")},  # layers of a stage, range(start, end)
     "probe18/p05": {("LA001", "index_k")},  # a config flag widening the device's row
     "probe18/p08": {("LA001", "kv_pages")},  # host pages of the device's config page size
+    "probe18/p04b": {("LA001", 'buffers["k_scale"]'), ("LA001", 'buffers["v_scale"]')},  # dict cfg
+    "probe18/p09": {("LA001", "kv_scales")},  # prefill and decode siblings: a dtype drifted
+    "probe19/p01b": {("LA001", "keys + values")},  # host splitting the device's stacked kv
+    "probe19/p04b": {("LA001", "k_scales_zeros"), ("LA001", "v_scales_zeros")},  # a closure
+    "probe19/p05": {("LA001", "latent")},  # siblings, an untyped settings object's string flag
+    "probe19/p09": {("LA001", "kv_pages")},  # configparser sections, an enum's dtype
+    "probe19/p10": {("LA003", "scales")},  # a buffer the two sides switch by different keys
+    "probe20/p03": {("LA001", "rope")},  # plain-dict configs, a default dict at the site
+    "probe20/p07": {("LA001", "kv_rows")},  # a flag honoured by the sender only
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
     *(f"probe17/{n}" for n in ["p01", "p02f", "p04", "p06f", "p09f"]),
-    *(f"probe18/{n}" for n in ["p01", "p02f", "p05f", "p08f"]),
+    *(f"probe18/{n}" for n in ["p01", "p02f", "p03", "p04", "p05f", "p08f", "p09f", "p10"]),
+    *(f"probe19/{n}" for n in ["p01", "p04", "p05f", "p09f", "p10f"]),
+    *(f"probe20/{n}" for n in ["p03f", "p07f"]),
 ]
 
 
@@ -72,7 +83,7 @@ def test_a_correct_tree_is_compared_and_clean(name: str, capsys) -> None:
     assert summary["pairs_compared"] == summary["pairs"] >= 1 and summary["unresolved"] == 0
 
 
-CHECKS = sorted(str(p.relative_to(DATA)) for p in DATA.glob("probe1[78]/_check/check_*.py"))
+CHECKS = sorted(str(p.relative_to(DATA)) for p in DATA.glob("probe[12][7890]/_check/check_*.py"))
 
 
 @pytest.mark.parametrize("check", CHECKS)

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Facts, Finding, Side, SiteNote
-from auditor.checks.wording import device_counterpart, size_text, where
+from auditor.checks.wording import comparisons, size_text, where
 from auditor.evaluation.evaluate import Evaluation, PointResult, assumed_text, demanded_text
 from auditor.evaluation.matrix import json_value
 from auditor.evaluation.measure import BufferFigure
+from auditor.pairing.evidence import SIBLING
 from auditor.settings import Settings
 
 if TYPE_CHECKING:
@@ -71,12 +72,26 @@ class SizeDisagreement(Facts):
     free: tuple[str, ...]  # free parameters it holds for any value of
     demanded: str  # evaluate.demanded_text
     assumed: str  # evaluate.assumed_text
+    # two device pools built side by side (siblings.py): no host, two sides
+    siblings: bool = False
 
     def holds_for_any(self) -> tuple[str, ...]:
         return self.free
 
     def sentence(self) -> str:
         name = self.buffer
+        if self.siblings:
+            return (
+                f"{name}: the two sides disagree, {size_text(*self.host_size)} vs "
+                f"{size_text(*self.device_size)}: {self.host_class}.{name}: "
+                f"{self.host_arithmetic}; {self.device_class}.{self.device_buffer} (built "
+                f"beside it): {self.device_arithmetic}; at {self.where} ({self.matching} of "
+                f"{self.feasible} config points)"
+                + ("; figures differ between points" if self.varies else "")
+                + (f"; holds for any {', '.join(self.free)}" if self.free else "")
+                + self.demanded
+                + self.assumed
+            )
         return (
             f"{name}: host and device disagree, {size_text(*self.host_size)} vs "
             f"{size_text(*self.device_size)}: host {self.host_class}.{name}: "
@@ -96,8 +111,7 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
     feasible = evaluation.feasible
     disagreements: dict[str, list[tuple[PointResult, BufferFigure, BufferFigure]]] = {}
     for point in feasible:
-        for name, host_figure in point.host.items():
-            device_figure = device_counterpart(name, point.device, settings, point.host)
+        for name, host_figure, device_figure in comparisons(point.host, point.device, settings):
             if device_figure is None or not host_figure.resolved or not device_figure.resolved:
                 continue
             if not device_figure.bytes_per_token_per_layer and not device_figure.bytes_per_token:
@@ -173,8 +187,10 @@ def _agrees(evaluation: Evaluation, buffer: str, configs: list[dict], settings: 
     for point in evaluation.feasible:
         if not any(all(point.values.get(n, v) == v for n, v in c.items()) for c in configs):
             continue
-        host = point.host.get(buffer)
-        device = device_counterpart(buffer, point.device, settings, point.host)
+        found = [
+            (h, d) for n, h, d in comparisons(point.host, point.device, settings) if n == buffer
+        ]
+        host, device = found[0] if found else (None, None)
         if host is None or device is None or not host.resolved or not device.resolved:
             return False
         if not host.same_size(device):
@@ -234,6 +250,10 @@ def _at_site(pair, evaluation, finding, evaluated, settings) -> Finding:
     located = dataclasses.replace(
         finding, pairing=pair.evidence.text(), pairing_detail=pair.evidence.as_json()
     )
+    if pair.evidence.kind == SIBLING and isinstance(finding.facts, SizeDisagreement):
+        located = dataclasses.replace(
+            located, facts=dataclasses.replace(finding.facts, siblings=True)
+        )
     site = pair.site
     if site is None or finding.host is None:
         return located

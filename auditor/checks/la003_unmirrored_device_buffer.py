@@ -9,7 +9,7 @@ import libcst as cst
 
 from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Facts, Finding, Side
-from auditor.checks.wording import device_counterpart, size_text, where
+from auditor.checks.wording import comparisons, size_text, where
 from auditor.evaluation.evaluate import Evaluation, assumed_text, demanded_text
 from auditor.evaluation.matrix import host_values_of, json_value
 from auditor.frontend.index import ClassInfo
@@ -27,8 +27,10 @@ annotation or configuration, or declared by `host_pool_decls()`) has a counterpa
 name or `buffer-map`. Only buffers measured at a config point where the host is built are
 considered; one host mirroring the buffer is enough to stay silent, and so is a host class that
 names the buffer anywhere (`self.<buffer>`, `device_pool.<buffer>`: it mirrors it under another
-layout or flag). A declared host layout, which mirrors chosen buffers only, never makes the
-others count as missing. A point where some device buffer is unresolved is skipped: that
+layout or flag). One exception: a host that copies the buffer at some config points and
+lacks it at another where the device holds it is reported at those points (the two sides decide
+the buffer by different conditions: a flag honoured on one side only, or two flags). A declared
+host layout, which mirrors chosen buffers only, never makes the others count as missing. A point where some device buffer is unresolved is skipped: that
 buffer may be the same storage (an alias or a view).
 
 ## Why it matters
@@ -65,6 +67,8 @@ class UnmirroredBuffer(Facts):
     free: tuple[str, ...]  # free parameters it holds for any value of
     demanded: str  # evaluate.demanded_text
     assumed: str  # evaluate.assumed_text
+    # the hosts hold it at other config points: not at these (a flag honoured on one side)
+    elsewhere: bool = False
 
     def holds_for_any(self) -> tuple[str, ...]:
         return self.free
@@ -72,6 +76,16 @@ class UnmirroredBuffer(Facts):
     def sentence(self) -> str:
         name = self.buffer
         verb = "mirrors" if self.mirrors == 1 else "mirror"
+        if self.elsewhere:
+            return (
+                f"{name}: device {self.device_class}.{name} holds {size_text(*self.size)} that "
+                f"{', '.join(self.hosts)} copies at other config points but not at these: "
+                f"{self.arithmetic}; the two sides decide the buffer by different conditions; "
+                f"at {self.where} ({self.matching} of {self.feasible} config points)"
+                + (f"; holds for any {', '.join(self.free)}" if self.free else "")
+                + self.demanded
+                + self.assumed
+            )
         return (
             f"{name}: device {self.device_class}.{name} holds {size_text(*self.size)} that no "
             f"host mirror copies: {self.arithmetic}; {', '.join(self.hosts)} {verb} "
@@ -134,11 +148,33 @@ def _walk(node: cst.CSTNode):
 def _mirrored_names(evaluation: Evaluation, settings: Settings) -> set[str]:
     names: set[str] = set()
     for point in evaluation.feasible:
-        for host_name in point.host:
-            counterpart = device_counterpart(host_name, point.device, settings, point.host)
+        for _, _, counterpart in comparisons(point.host, point.device, settings):
             if counterpart is not None:
                 names.update(counterpart.name.split(" + "))
     return names
+
+
+def _missing_at_points(
+    mirrors: list[Evaluation], mirrored_by: dict, never: set[str], settings: Settings
+) -> dict[str, list]:
+    """Buffers a host copies at some config points and lacks at others where the device
+    holds them, per pair: the host decides the buffer by another condition than the device
+    (`if st.get("fp8_scales")` against the device's `if st["per_token_scales"]`)."""
+    found: dict[str, list] = {}
+    for evaluation in mirrors:
+        for point in evaluation.feasible:
+            if not point.host or not all(f.resolved for f in point.device.values()):
+                continue
+            here: set[str] = set()
+            for _, _, counterpart in comparisons(point.host, point.device, settings):
+                if counterpart is not None:
+                    here.update(counterpart.name.split(" + "))
+            for name, figure in point.device.items():
+                if name in never or name in here or name not in mirrored_by[id(evaluation)]:
+                    continue
+                if figure.resolved and (figure.bytes_per_token_per_layer or figure.bytes_per_token):
+                    found.setdefault(name, []).append((evaluation, point, figure))
+    return found
 
 
 def _where(evaluation: Evaluation, points: list) -> str:
@@ -168,10 +204,13 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
                     continue
                 if figure.bytes_per_token_per_layer or figure.bytes_per_token:
                     cases.setdefault(name, []).append((evaluation, point, figure))
+    partial = _missing_at_points(mirrors, mirrored_by, set(cases), settings)
     device = group[0].device
     hosts = tuple(sorted({e.host.name for e in mirrors}))
     findings = []
-    for name, found in sorted(cases.items()):
+    every = [(n, f, False) for n, f in cases.items()] + [(n, f, True) for n, f in partial.items()]
+    for name, found, elsewhere in sorted(every, key=lambda item: (item[2], item[0])):
+        named = tuple(sorted({e.host.name for e, _, _ in found})) if elsewhere else hosts
         # the figure shown is the first at the pack's own values: a host class evaluated at
         # values of its own (`[hosts.<Class>]`, other head dims) comes after
         evaluation, point, figure = min(
@@ -184,7 +223,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
             device_class=device.name,
             size=(figure.bytes_per_token_per_layer, figure.bytes_per_token),
             arithmetic=figure.arithmetic,
-            hosts=hosts,
+            hosts=named,
             mirrors=len(mirrors),
             copied=tuple(sorted(measured)),
             where=_where(evaluation, [p for e, p, _ in found if e is evaluation]),
@@ -193,6 +232,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
             free=tuple(evaluation.free),
             demanded=demanded_text(evaluation),
             assumed=assumed_text([p for _, p, _ in found]),
+            elsewhere=elsewhere,
         )
         findings.append(
             Finding(
@@ -217,7 +257,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
                     for e, p, f in found
                 ),
                 points_evaluated=sum(len(e.points) for e in mirrors),
-                pairing=f"hosts paired with {device.name}: {', '.join(hosts)}",
+                pairing=f"hosts paired with {device.name}: {', '.join(named)}",
             )
         )
     return findings

@@ -49,6 +49,50 @@ def device_counterpart(
     )
 
 
+def comparisons(
+    host: dict[str, BufferFigure], device: dict[str, BufferFigure], settings: Settings
+) -> list[tuple[str, BufferFigure, BufferFigure | None]]:
+    """What is compared at one config point: each host buffer with its device counterpart
+    (None: it has none); or, for a host that splits the device's one storage under other
+    names (`keys` and `values` for a stacked `kv`: `_joined`), those buffers as one."""
+    found = [(n, f, device_counterpart(n, device, settings, host)) for n, f in host.items()]
+    if all(d is None for _, _, d in found):
+        joined = _joined(host, device, settings)
+        if joined is not None:
+            return [(joined[0].name, joined[0], joined[1])]
+    return found
+
+
+def _joined(
+    host: dict[str, BufferFigure], device: dict[str, BufferFigure], settings: Settings
+) -> tuple[BufferFigure, BufferFigure] | None:
+    """A mirror under other names that splits the device's storage: when no host buffer
+    names a device buffer (nor a `buffer-map` entry), the device holds exactly one storage that
+    grows with the tokens and the host two or more, the host's summed (`keys + values`) is
+    its counterpart."""
+    if any(_named(n, device, settings) for n in host):
+        return None
+    own = [figure for figure in host.values() if _grows(figure)]
+    theirs = [figure for figure in device.values() if _grows(figure)]
+    if len(own) < 2 or len(theirs) != 1:
+        return None
+    name = " + ".join(f.name for f in own)
+    unknown = next((f for f in own if not f.resolved), None)
+    if unknown is not None:
+        return BufferFigure(name, unknown.location, unknown=unknown.unknown), theirs[0]
+    total = sum(f.bytes_per_token_per_layer or 0 for f in own)
+    arithmetic = " + ".join(f"{f.name} {f.bytes_per_token_per_layer}" for f in own)
+    figure = BufferFigure(
+        name,
+        own[0].location,
+        bytes_per_token_per_layer=total,
+        bytes_per_token=sum(f.bytes_per_token for f in own),
+        dtype=own[0].dtype,
+        arithmetic=f"{arithmetic} = {total} B/token/layer ({own[0].name}: {own[0].arithmetic})",
+    )
+    return figure, theirs[0]
+
+
 def _named(name: str, device: dict[str, BufferFigure], settings: Settings) -> bool:
     mapped = settings.buffer_map.get(name)
     return name in device or bool(mapped) and all(n in device for n in mapped)

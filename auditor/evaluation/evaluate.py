@@ -467,16 +467,15 @@ class PoolEvaluator:
         reads: set[str] = set()
         result = PointResult(values)
         call = site.call if site is not None and runnable(site) else None
+        ids = self._ids | roles.id_lists(device_cls) | roles.id_lists(host_of)
         for tokens, layers, first_tokens in build_plan(settings, plan):
             as_lanes = type(tokens) is TokenLanes
             if as_lanes:
                 state.watch.start(state)  # what the builds before it left: left as it is
-            full = with_counts(values, token_names, tokens, layer_names, layers, self._ids)
+            full = with_counts(values, token_names, tokens, layer_names, layers, ids)
             first = not device_builds
             if first:  # decided before any host at an earlier evaluation: not run again
-                keyed = with_counts(
-                    values, token_names, first_tokens, layer_names, layers, self._ids
-                )
+                keyed = with_counts(values, token_names, first_tokens, layer_names, layers, ids)
                 replay = self._replay(device_cls, call, host_of, keyed, site)
                 if replay is not None:
                     result.infeasible, replayed_reads, device_built = replay
@@ -581,10 +580,11 @@ class PoolEvaluator:
     ) -> dict[str, BufferFigure]:
         roles = self.roles
         token_names, layer_names = roles.tokens(device_cls), roles.layers(device_cls)
+        ids = self._ids | roles.id_lists(device_cls)
         builds: list[tuple[Instance, Any, int]] = []
         for tokens, layers, _ in build_plan(self.settings, plan):
             as_lanes = type(tokens) is TokenLanes
-            full = with_counts(values, token_names, tokens, layer_names, layers, self._ids)
+            full = with_counts(values, token_names, tokens, layer_names, layers, ids)
             interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
             try:
                 builds.append((self._build(device_cls, interpreter, full), tokens, layers))
@@ -665,7 +665,14 @@ class PoolEvaluator:
         if site is not None:  # the site fixes some host parameters: those do not vary
             taken = site_config_parameters(site, self.index)
             device_dims = dimensions([device_cls], self.settings, self.roles)
-            dims = {n: d for n, d in dims.items() if n in device_dims or n in taken}
+            # a host's config objects are the stand-ins the device reads (site_run.py
+            # callers_objects): their attributes vary as the device's do
+            paths = set(self.roles.objects(site.host).values())
+            dims = {
+                n: d
+                for n, d in dims.items()
+                if n in device_dims or n in taken or n.partition(".")[0] in paths
+            }
             for name in run_parameters(site):  # the function run for the site takes these
                 if name in self.settings.matrix and name not in dims:
                     dims[name] = Dimension(name, tuple(self.settings.matrix[name]))

@@ -16,6 +16,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.dtypes import dtype_by_name, dtype_name, is_dtype, is_torch_dtype
+from auditor.frontend.behaviour import names_a_budget
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.environment import flag_dimension, switch_dimension
 from auditor.interpret.values import MemberName
@@ -35,6 +36,12 @@ class Dimension:
 # pools make (`assert head_dim % 16 == 0`); two of them tell whether a figure depends on it.
 INT_SAMPLES = (16, 64)
 FLOAT_SAMPLES = (2.0, 4.0)
+BUDGET_SAMPLES = (1 << 34, 1 << 35)  # a byte budget (`budget_bytes`): room for many rows
+# a string compared with literals, where nothing gives its value: one that is none of them
+OTHER_TEXT = "(other)"
+# an attribute of a config nothing types (a dict's key, an untyped object's): head dims and
+# group sizes of 128 are common (`d + d // 128 * 4`), so one sample reaches them
+OBJECT_SAMPLES = (128, 64)
 
 
 def constructor_parameters(cls: ClassInfo) -> list[cst.Param]:
@@ -122,6 +129,14 @@ def dimensions(
                     if name in fixed or name in own_fixed:
                         continue
                     dimension = by_use(name, facts, settings, cls)
+                    holds = any(n.startswith(name + ".") for n in facts.params)  # an object
+                    unsaid = name not in facts.object_defaults and not holds
+                    if dimension is None and unsaid:
+                        # read, and nothing says what it holds (a dict's key, an untyped
+                        # object's attribute): a number, sampled
+                        dimension = Dimension(name, OBJECT_SAMPLES)
+                    elif dimension is not None and unsaid and dimension.values == INT_SAMPLES:
+                        dimension = replace(dimension, values=OBJECT_SAMPLES)
                     if dimension is not None:  # a model dimension, as the pack's head_dim:
                         found[name] = replace(dimension, free=False)  # varied, not settled
     return found
@@ -186,7 +201,19 @@ def by_use(
         members = _enum_flag(name, param.default, facts.members[name], cls)
         if members is not None:
             return members
+    field_default = _field_default(name, facts)  # an object's field: its class's default
+    if name in facts.dtype_names_params and param.default is None and settings.default_dtypes:
+        # `getattr(torch, cfg["scale_dtype"])`: the names of the pack's dtypes
+        names = [dtype_name(d) for d in settings.default_dtypes]
+        if isinstance(field_default, str) and field_default in names:
+            names.remove(field_default)
+        first = [field_default] if isinstance(field_default, str) else []
+        # and the literals it is tested against first (`if name.startswith("fp8")`, "auto")
+        tested = [v for v in facts.flags.get(name, ()) if isinstance(v, str) and v not in first]
+        return Dimension(name, tuple(dict.fromkeys(first + tested + names)))
     if name in facts.dtype_params and param.default in (None, "None"):
+        if is_dtype(field_default):
+            return _dtypes_from(name, field_default, settings)
         return Dimension(name, tuple(settings.default_dtypes)) if settings.default_dtypes else None
     tested = name in facts.flags or name in facts.table_keys
     if tested and param.default is None and "." in name:
@@ -200,6 +227,14 @@ def by_use(
             for each in (False, True) if value is True else (value,):
                 if each not in values:
                     values.append(each)
+        if (  # nothing says its value: the literals it is compared with, and any other
+            default is None
+            and values
+            and all(isinstance(v, str) for v in values)
+            and name not in facts.table_keys
+            and name not in facts.closed
+        ):
+            values.append(OTHER_TEXT)
         return Dimension(name, tuple(values)) if values else None
     if name in facts.flags and param.default is not None:
         try:
@@ -215,14 +250,38 @@ def by_use(
         return Dimension(name, tuple(values)) if len(values) > 1 else None
     if param.default is not None:
         return None
+    if is_dtype(field_default):  # `dtype: torch.dtype = torch.bfloat16`, however it flows
+        return _dtypes_from(name, field_default, settings)
+    if isinstance(field_default, (bool, str)):  # not tested where a branch allocates: as set
+        return Dimension(name, (field_default,))
+    if isinstance(field_default, int) and field_default > 0:  # the default, and one sample
+        other = INT_SAMPLES[0] if field_default != INT_SAMPLES[0] else INT_SAMPLES[1]
+        return Dimension(name, (field_default, other))
     annotation = (param.annotation or "").replace(" ", "")
     if annotation in ("float", "Optional[float]", "float|None"):
         return Dimension(name, FLOAT_SAMPLES, free=True)
     if annotation in ("int", "Optional[int]", "int|None") or (
         not annotation and name in facts.numeric
     ):
-        return Dimension(name, INT_SAMPLES, free=True)
+        samples = BUDGET_SAMPLES if names_a_budget(name) else INT_SAMPLES
+        return Dimension(name, samples, free=True)
     return None
+
+
+def _field_default(name: str, facts: Any) -> Any:
+    """The default the class of an object gives the field `name` (`DisaggConfig.dtype`) when
+    it is a plain literal or a torch dtype (`torch.bfloat16`), else None."""
+    if "." not in name:
+        return None
+    text = facts.object_defaults.get(name)
+    if text is not None and text.strip().startswith("torch."):
+        return dtype_by_name(text.strip())
+    return _literal_or_none(text)
+
+
+def _dtypes_from(name: str, default: Any, settings: Settings) -> Dimension:
+    """The pack's dtypes with a field's default first (the point every other starts from)."""
+    return Dimension(name, (default, *(d for d in settings.default_dtypes if d != default)))
 
 
 def _literal_or_none(text: str | None) -> Any:

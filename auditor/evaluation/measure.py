@@ -82,9 +82,24 @@ def attributes_of(instance: Instance) -> dict[str, Any]:
         if isinstance(value, Instance) and value is not instance and _is_record(value.cls):
             for field_name, field_value in value.attrs.items():
                 found[f"{name}.{field_name}"] = field_value
+        elif _tensor_dict(value) and all(isinstance(k, str) for k in value):
+            # buffers kept by name (`self.buffers["k_q"] = ...`): each one a buffer
+            found.update((f'{name}["{key}"]', item) for key, item in value.items())
+        elif _tensor_dict(value) and all(type(k) is int for k in value):
+            # kept by layer id (`{lid: torch.zeros(...) for lid in full_layer_ids}`): per layer
+            found[name] = [value[k] for k in sorted(value)]
         else:
             found[name] = value
     return found
+
+
+def _tensor_dict(value: Any) -> bool:
+    """A non-empty dict whose every value holds tensors (a tensor, or a list of them)."""
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(tensors_of(v) is not None and not is_unknown(tensors_of(v)) for v in value.values())
+    )
 
 
 def _is_record(cls: ClassInfo) -> bool:
@@ -324,7 +339,7 @@ def _per_held_row(
         if total % (rows * layers):
             return None
         quotients.add(total // (rows * layers))
-    if len(quotients) != 1 or not next(iter(quotients)):
+    if len(quotients) != 1:  # (0 where the buffer is empty at this point: `d // g` with d < g)
         return None
     note = (
         f"; per row held (self.{attribute}, which does not follow the token count the pool is "

@@ -23,10 +23,14 @@ from auditor.frontend.behaviour import (
     dtype_table_keys,
     field_classes,
     field_defaults,
+    helper_calls,
+    indexed_tables,
     infer_roles,
+    inlined,
     instance_attributes,
     methods_of,
     names_a_count,
+    names_a_torch_dtype,
     object_path,
     objects_as_parameters,
     only_raises_not_implemented,
@@ -34,6 +38,7 @@ from auditor.frontend.behaviour import (
     read_facts,
     says_tokens,
     self_reads,
+    shape_methods,
     tested_literals,
 )
 from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
@@ -50,6 +55,10 @@ class HostRole:
     reads: frozenset[str]  # attributes read off it (`gpu_pool.k_cache`)
 
 
+def params_names(params: list) -> list[str]:
+    return [p.name for p in params]
+
+
 class RoleBook:
     """Per class: the token, layer and device-pool parameters, by name or by behaviour."""
 
@@ -61,6 +70,7 @@ class RoleBook:
         self._roles: dict[int, Roles | None] = {}
         self.hosts: dict[int, HostRole] = {}  # filled by pairing for hosts seen by behaviour
         self._plain: dict[int, Facts] = {}  # facts before objects_as_parameters
+        self._helper_modules: dict[int, list] = {}  # modules of the helpers read as its own
 
     def facts(self, cls: ClassInfo) -> Facts | None:
         """What the class's methods (its MRO) do with its constructor's parameters."""
@@ -89,6 +99,9 @@ class RoleBook:
                 params = params_of(found) if found is not None else None
         if params is None:
             return None
+        if not self.named(cls):  # what its helpers read off its config (`latent_row(cfg)`)
+            functions = shape_methods(functions)  # `torch.zeros(self.page_shape())`
+            functions = functions + self._helpers(cls, functions, params)
         facts = read_facts(functions, params, dtype_names)
         if self.named(cls):  # the pack describes its engine's flags: only those that allocate
             for name in facts.set_only_flags:
@@ -101,28 +114,105 @@ class RoleBook:
                 self._helper_flags(cls, each)
         return read
 
+    def _helpers(self, cls: ClassInfo, functions: list, params: list) -> list:
+        """The plain functions of the audited tree the class's methods call with a parameter
+        or a `self.` attribute (`width, dt = index_row(cfg)`), each copied with what it is
+        passed in place of its parameters, so that what it reads off a config (`cfg[
+        "index_head_dim"]`, `cfg.get("index_fp8", True)`) is read as the class's; and the
+        helpers those call, two levels deep."""
+        found: list = []
+        seen: set = set()
+        todo = list(functions)
+        for _ in range(2):
+            more = []
+            for name, given in helper_calls(todo, params):
+                helper = self._function(cls, name)
+                key = (name, tuple(sorted((str(k), ast.dump(v)) for k, v in given.items())))
+                if helper is None or key in seen:
+                    continue
+                seen.add(key)
+                copied = inlined(helper[0], given)
+                if copied is not None:
+                    more.append(copied)
+                    self._helper_modules.setdefault(id(cls), []).append(helper[1])
+            found.extend(more)
+            todo = more
+        return found
+
     def _helper_flags(self, cls: ClassInfo, facts: Facts) -> None:
         """A parameter passed to a plain function of the audited tree whose result sizes a
         buffer (`self.dtype = resolve_kv_dtype(kv_dtype)`) is a flag, at the literals that
         function tests it against to choose what it returns (behaviour.tested_literals)."""
         for name, calls in facts.helpers.items():
             for function_name, where in sorted(calls, key=str):
-                node = self._function_node(cls, function_name)
-                if node is None:
+                members = self._enum_values(cls, function_name) if where == 0 else None
+                if members:  # `KVDType(cfg["dtype"])`: the enum's values choose the member
+                    values = facts.flags.setdefault(name, [])
+                    values.extend(v for v in members if v not in values)
+                    facts.closed.add(name)
                     continue
+                found = self._function(cls, function_name)
+                if found is None:
+                    continue
+                node, module = found
+                if names_a_torch_dtype(node, where):  # `getattr(torch, name)` in the helper
+                    facts.dtype_names_params.add(name)
                 values = facts.flags.setdefault(name, [])
                 values.extend(v for v in tested_literals(node, where) if v not in values)
+                for table in indexed_tables(node, where):  # `FORMATS[fmt]`: its keys
+                    keys = self._keys_in(module, table, 0) or ()
+                    values.extend(k for k in keys if k not in values)
+                    if keys:  # any other key fails the lookup
+                        facts.closed.add(name)
                 if not values:
                     facts.flags.pop(name)
 
+    def _enum_values(self, cls: ClassInfo, name: str) -> list:
+        """The member values (`BF16 = "bf16"`) of the enum class of the audited tree `name`
+        means where the class's code is read, else []."""
+        for module in self._modules(cls):
+            found = self.index.resolve_static(module, name)
+            if not isinstance(found, ClassInfo):
+                continue
+            tree = cpython_tree(found.module, self.trees)
+            node = class_node(tree, found) if tree is not None else None
+            if node is None or not any(ast.unparse(b).endswith("Enum") for b in node.bases):
+                return []
+            return [
+                statement.value.value
+                for statement in node.body
+                if isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, ast.Constant)
+                and isinstance(statement.value.value, (str, int))
+            ]
+        return []
+
     def _function_node(self, cls: ClassInfo, name: str) -> ast.FunctionDef | None:
         """The module-level function `name` means in the modules of the class's MRO."""
-        for klass in cls.mro():
-            found = self.index.resolve_static(klass.module, name)
+        found = self._function(cls, name)
+        return found[0] if found is not None else None
+
+    def _function(self, cls: ClassInfo, name: str):
+        """(its node, its module), for the module-level function `name` means in the modules
+        of the class's MRO."""
+        for module in self._modules(cls):
+            found = self.index.resolve_static(module, name)
             if isinstance(found, FunctionInfo):
                 tree = cpython_tree(found.module, self.trees)
-                return def_node(tree.body, found.name) if tree is not None else None
+                node = def_node(tree.body, found.name) if tree is not None else None
+                return (node, found.module) if node is not None else None
         return None
+
+    def _modules(self, cls: ClassInfo) -> list:
+        """Where the names its code uses are looked up: the modules of its MRO, then those of
+        the helper functions read as its own (`_helpers`), whose tables and helpers they name."""
+        modules = [klass.module for klass in cls.mro()]
+        for module in self._helper_modules.get(id(cls), []):
+            if all(module is not m for m in modules):
+                modules.append(module)
+        return modules
 
     def _table_keys(self, cls: ClassInfo, facts: Facts) -> dict[str, tuple[str, ...]]:
         """Per parameter, the keys of the dtype tables it indexes (`STR_DTYPE_TO_TORCH_DTYPE[
@@ -131,8 +221,8 @@ class RoleBook:
         for name, tables in facts.tables.items():
             keys: list[str] = []
             for table in sorted(tables):
-                for klass in cls.mro():
-                    got = self._keys_in(klass.module, table, 0)
+                for module in self._modules(cls):
+                    got = self._keys_in(module, table, 0)
                     if got is not None:
                         keys.extend(k for k in got if k not in keys)
                         break
@@ -162,10 +252,12 @@ class RoleBook:
         # `range(s.n)` after `s = self.cfg`); not a count computed from one (`len(p.layers)`
         # in SGLang's Mamba pools is no count of the audit's)
         candidates = facts.range_roots
-        if not candidates or self.named_device(cls):
+        if self.named_device(cls):
             return None
         hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
         if infer_roles(facts, *hints) is not None:
+            return self._config_objects(cls, facts, functions, params, dtype_names)
+        if not candidates:
             return None
         roots = {
             r: object_path(facts.params[r])
@@ -194,7 +286,9 @@ class RoleBook:
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
         found = infer_roles(expanded, *hints)
         if found is not None and not self._says_tokens(found, hints[0]):
-            return None
+            if not others or set(params_names(params)) & set(self.settings.anchor_params):
+                return None  # (a host built on an anchor host counts the anchor's tokens)
+            found = None  # tokens off another config object, maybe (`runtime["max_tokens"]`)
         if found is None:
             # the layers off one object, the tokens off another (`model.num_layers`,
             # `kv_cache_config.max_tokens // self.tokens_per_block`): both counting objects,
@@ -223,6 +317,35 @@ class RoleBook:
         expanded.objects = roots
         expanded.range_paths = facts.range_paths
         expanded.object_defaults = self._field_defaults(cls, roots, facts)
+        return expanded
+
+    def _config_objects(
+        self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
+    ) -> Facts | None:
+        """A pool by its own parameters (`n_tokens`, `layer_end`) that also takes a config
+        object (or dict) it reads sizes off (`cfg["kv_lora_rank"]`, `cfg.head_dim`), for a
+        class the pack's names do not describe: read again with that object's attributes as
+        parameters, so that it is built with a stand-in whose attributes are config values
+        (otherwise an untyped `cfg` is sampled as a number). Kept only if the counts stay."""
+        if self.named(cls):
+            return None
+        hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
+        others = {
+            name: object_path(facts.params[name])
+            for name in sorted(facts.read_attributes)
+            if name in facts.params
+            and name not in facts.called
+            and facts.params[name].default in (None, "None")
+            and not self._pool_typed(cls, name, facts)
+        }
+        if not others:
+            return None
+        expanded = read_facts(*objects_as_parameters(functions, params, others), dtype_names)
+        if infer_roles(expanded, *hints) != infer_roles(facts, *hints):
+            return None
+        expanded.objects = others
+        expanded.range_paths = facts.range_paths
+        expanded.object_defaults = self._field_defaults(cls, others, facts)
         return expanded
 
     @staticmethod
@@ -427,6 +550,15 @@ class RoleBook:
                 return names + [roles.layers]
             return names
         return names + [roles.layers] if roles is not None else names
+
+    def id_lists(self, cls: ClassInfo | None) -> frozenset[str]:
+        """Its layer count when the code counts a list's length (`len(params.layer_ids)`):
+        built as that many ids, `list(range(layers))`."""
+        roles = self.inferred(cls) if cls is not None else None
+        facts = self.facts(cls) if roles is not None else None
+        if facts is not None and roles.layers in facts.lengths:
+            return frozenset((roles.layers,))
+        return frozenset()
 
     def block(self, cls: ClassInfo | None) -> str | None:
         roles = self.inferred(cls) if cls is not None else None

@@ -268,6 +268,11 @@ def callers_objects(kwargs: dict, objects: dict[str, str]) -> list[str]:
                 f"{name}: the callers' value not known, taken as the config the pools read "
                 f"({path}.*)"
             )
+        elif name in kwargs and not is_unknown(value) and not isinstance(value, RuntimeObject):
+            # a value of the code's own (`hf_config=DEEPSEEK_V3`, a default): the device was
+            # built from the config point's stand-in, so the host reads the same one
+            kwargs[name] = RuntimeObject(path)
+            notes.append(f"{name}: taken as the config the pools read ({path}.*), as the device")
     return notes
 
 

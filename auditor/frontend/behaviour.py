@@ -25,7 +25,7 @@ ALLOCATORS = frozenset(
 )
 # names that say "a count of tokens" / "of layers" / "tokens per block"; hints for ties only
 _TOKEN_HINT = re.compile(
-    r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|entries$|(pool|cache|buffer)_size$)"
+    r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|rows$|entries$|(pool|cache|buffer)_size$)"
 )
 UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
 _LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
@@ -47,10 +47,11 @@ _COUNT_TYPES = {"int", "Optional[int]", "int | None", "None | int"}
 # `(depth, 2, tokens, heads, dim)`). Narrow on purpose: most model files allocate tensors in
 # an `__init__` (0.5.23: 60 files match, 506 call a torch allocator).
 _ALLOC = rb"torch\.(?:zeros|empty|ones|full|randn|rand|empty_strided|randint|tensor)\s*\("
+_TERM = rb"[\w.]+(?:\s*[-+*/]+\s*[\w.]+)?"  # a dimension: a name, or one operation on two
 PER_LAYER_BYTES = re.compile(
     rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
-    rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*[\w.]*(?i:layer|depth)"
-    rb"|" + _ALLOC + rb"\s*\(?\s*[\w.]+\s*,\s*[\w.]+\s*,\s*[\w.]+\s*,\s*[\w.]+\s*[,)]",
+    rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*(?:len\(\s*)?[\w.]*(?i:layer|depth)"
+    rb"|" + _ALLOC + rb"\s*\(?\s*" + rb"\s*,\s*".join([_TERM] * 4) + rb"\s*[,)]",
     re.DOTALL,
 )
 ALLOCATION_BYTES = re.compile(_ALLOC)  # any torch allocation
@@ -86,6 +87,7 @@ class Facts:
     # param: `Kind.MEMBER` names it is compared with (enum members, resolved when read)
     members: dict[str, list[str]] = field(default_factory=dict)
     dtype_params: set[str] = field(default_factory=set)  # passed as dtype=, compared to dtypes
+    dtype_names_params: set[str] = field(default_factory=set)  # `getattr(torch, name)`: a name
     numeric: set[str] = field(default_factory=set)  # in arithmetic, shapes or ranges
     read_attributes: dict[str, set[str]] = field(default_factory=dict)  # param: `p.x` names
     dtype_names: frozenset[str] = frozenset()  # module constants holding torch dtypes
@@ -117,6 +119,12 @@ class Facts:
     # `range(start_layer, end_layer)` around an allocation: the stop's parameter -> the start's
     # (a pipeline stage's layers; the stop counts them when the start is 0)
     range_starts: dict[str, str] = field(default_factory=dict)
+    # flags whose values are a closed set (an enum's, built from the value: `Kind(cfg.kind)`):
+    # no other value is explored (matrix.by_use)
+    closed: set[str] = field(default_factory=set)
+    # `len(layer_ids)` leading an allocation: parameters (and object paths) holding a list
+    # whose length counts layers; built as that many ids (`list(range(layers))`)
+    lengths: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -210,6 +218,13 @@ def method_read(node: ast.AST) -> ast.Attribute | None:
         and all(isinstance(a, (ast.Name, ast.Attribute)) for a in node.args)
     ):
         return node.func
+    return None
+
+
+def _length_of(node: ast.AST | None) -> ast.expr | None:
+    """`x` of `len(x)`."""
+    if isinstance(node, ast.Call) and _dotted(node.func) == "len" and len(node.args) == 1:
+        return node.args[0]
     return None
 
 
@@ -419,6 +434,7 @@ def read_facts(
     """The facts of a class from its methods (`functions`) and constructor parameters;
     `dtype_names`: module constants holding torch dtypes (dtype_constants)."""
     by_name = {p.name: p for p in params}
+    functions = local_allocators(keys_as_attributes(functions))
     flow = _Flow(by_name, functions)
     facts = Facts(by_name)
     facts.dtype_names = dtype_names
@@ -452,6 +468,283 @@ def object_path(param: Param) -> str:
     words = re.findall(r"[A-Za-z_]\w*", param.annotation or "")
     named = [w for w in words if w not in _TYPING]
     return named[-1] if named else "config"
+
+
+class _KeysAsAttributes(ast.NodeTransformer):
+    """A config given as a dict read as an object: `cfg["head_dim"]` and `cfg.get("head_dim",
+    128)` as `cfg.head_dim` (the interpreter reads a stand-in's keys as its attributes). Only
+    where the dict is a name or read off one (`self.cfg[...]`), not a module constant's
+    (`TABLE["fp8"]`, upper case)."""
+
+    @staticmethod
+    def _rooted(node: ast.AST) -> bool:
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and not node.id.isupper()
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        key = node.slice
+        if (
+            isinstance(node.ctx, ast.Load)
+            and isinstance(key, ast.Constant)
+            and isinstance(key.value, str)
+            and key.value.isidentifier()
+            and self._rooted(node.value)
+        ):
+            return ast.copy_location(ast.Attribute(node.value, key.value, ast.Load()), node)
+        return node
+
+    def __init__(self, sectioned: bool = False) -> None:
+        self.sectioned = sectioned
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        func = node.func
+        keys = config_keys(node, self.sectioned)
+        if keys is not None and isinstance(func, ast.Attribute) and self._rooted(func.value):
+            value: ast.expr = func.value
+            for key in keys:
+                value = ast.Attribute(value, key, ast.Load())
+            return ast.copy_location(value, node)
+        return node
+
+
+# configparser's typed reads: `cp.getint("model", "num_layers", fallback=0)`
+_SECTION_READS = frozenset({"getint", "getfloat", "getboolean"})
+
+
+def config_keys(node: ast.Call, sectioned: bool = False) -> list[str] | None:
+    """The keys a config read names, as attributes: `cfg.get("head_dim", 128)` (a dict's
+    key and its fallback) -> `head_dim`; `cp.getint("model", "num_layers", fallback=0)` (a
+    configparser's section and option) -> `model.num_layers`, and so `cp.get("cache",
+    "dtype")` where the code reads its config so elsewhere (`sectioned`). None for any other
+    call."""
+    func = node.func
+    if not isinstance(func, ast.Attribute) or func.attr not in _SECTION_READS | {"get"}:
+        return None
+    if any(k.arg != "fallback" for k in node.keywords):
+        return None
+    texts = [
+        a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+        for a in node.args
+    ]
+    if not texts or texts[0] is None or not texts[0].isidentifier():
+        return None
+    if len(texts) == 2 and texts[1] is not None and texts[1].isidentifier():
+        if func.attr in _SECTION_READS or node.keywords or sectioned:
+            return [texts[0], texts[1]]
+        return [texts[0]]
+    if func.attr in _SECTION_READS or len(texts) > 2 or node.keywords:
+        return None
+    return [texts[0]]
+
+
+class _Substitute(ast.NodeTransformer):
+    """A helper function's parameters replaced by what a method passes them (`latent_row(cfg)`
+    read as if its body were written in the method, on `cfg`)."""
+
+    def __init__(self, given: dict[str, ast.expr]) -> None:
+        self.given = given
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.given:
+            return ast.copy_location(copy.deepcopy(self.given[node.id]), node)
+        return node
+
+
+def helper_calls(functions: list[ast.AST], params: list[Param]) -> list[tuple[str, dict]]:
+    """Calls of plain functions by name (`latent_row(cfg)`, `index_row(self.cfg)`) passing a
+    constructor parameter or a `self.` attribute: (the function's name, {argument position or
+    keyword: the expression passed})."""
+    names = {p.name for p in params}
+    found: list[tuple[str, dict]] = []
+    for function in functions:
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            given: dict = {}
+            for position, argument in enumerate(node.args):
+                if isinstance(argument, ast.Starred):
+                    break
+                if _passes_object(argument, names):
+                    given[position] = argument
+            for keyword in node.keywords:
+                if keyword.arg is not None and _passes_object(keyword.value, names):
+                    given[keyword.arg] = keyword.value
+            if given:
+                found.append((node.func.id, given))
+    return found
+
+
+def _passes_object(node: ast.expr, names: set[str]) -> bool:
+    key = _key(node) or ""
+    return key in names or (key.startswith("self.") and key.count(".") == 1)
+
+
+def inlined(helper: ast.FunctionDef, given: dict) -> ast.FunctionDef | None:
+    """A copy of `helper` with the parameters `given` (by position or keyword) replaced by
+    the expressions passed; None when it takes none of them."""
+    arguments = [*helper.args.posonlyargs, *helper.args.args]
+    by_name: dict[str, ast.expr] = {}
+    for key, value in given.items():
+        if isinstance(key, int) and key < len(arguments):
+            by_name[arguments[key].arg] = value
+        elif isinstance(key, str) and key in {a.arg for a in arguments + helper.args.kwonlyargs}:
+            by_name[key] = value
+    if not by_name:
+        return None
+    copied = _Substitute(by_name).visit(copy.deepcopy(helper))
+    return copied  # type: ignore[no-any-return]
+
+
+def local_allocators(functions: list[ast.AST]) -> list[ast.AST]:
+    """The functions with each call of a function defined inside them that only returns an
+    allocation (`def alloc(shape, dtype): return torch.empty((self.num_blocks,) + shape,
+    dtype=dtype)`) replaced by that allocation, its parameters by the arguments passed: what
+    it allocates is then seen where it is called (in the layer loop, `self.k.append(alloc(
+    ...))`). Copies of those that have any, the others as they are."""
+    found = []
+    for function in functions:
+        local = {
+            node.name: node
+            for node in ast.walk(function)
+            if node is not function
+            and isinstance(node, ast.FunctionDef)
+            and _returned_allocation(node) is not None
+        }
+        if local and any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in local
+            for n in ast.walk(function)
+        ):
+            function = _CallsInlined(local).visit(copy.deepcopy(function))
+        found.append(function)
+    return found
+
+
+def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
+    body = [
+        s
+        for s in function.body
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        value = body[0].value
+        if any(_is_allocation(n) for n in ast.walk(value)):
+            return value
+    return None
+
+
+class _CallsInlined(ast.NodeTransformer):
+    """Calls of local allocating functions replaced by what they return (local_allocators)."""
+
+    def __init__(self, local: dict[str, ast.FunctionDef]) -> None:
+        self.local = local
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        if not isinstance(node.func, ast.Name) or node.func.id not in self.local:
+            return node
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords
+        ):
+            return node
+        helper = self.local[node.func.id]
+        given: dict = dict(enumerate(node.args))
+        given.update((k.arg, k.value) for k in node.keywords)
+        copied = inlined(helper, given) if given else copy.deepcopy(helper)
+        value = _returned_allocation(copied) if copied is not None else None
+        return ast.copy_location(value, node) if value is not None else node
+
+
+def shape_methods(functions: list[ast.AST]) -> list[ast.AST]:
+    """The functions with each call of one of them that only returns a tuple (a shape:
+    `def page_shape(self): return (self.num_layers, self.num_pages, ...)`, a backend's
+    `get_kv_cache_shape(num_blocks, ...)` staticmethod) through `self.`, `cls.` or a class
+    name replaced by that tuple, its parameters by the arguments passed: the allocation's
+    dimensions are then seen where it is made. The first definition of a name wins (the
+    functions come in MRO order). Copies of those that have any, the others as they are."""
+    shapes: dict[str, ast.FunctionDef] = {}
+    for function in functions:
+        if isinstance(function, ast.FunctionDef) and function.name not in shapes:
+            value = _single_return(function)
+            if isinstance(value, (ast.Tuple, ast.List)):
+                shapes[function.name] = function
+    if not shapes:
+        return functions
+    found = []
+    for function in functions:
+        if any(_shape_call(n, shapes) for n in ast.walk(function)):
+            function = _ShapesInlined(shapes).visit(copy.deepcopy(function))
+        found.append(function)
+    return found
+
+
+def _single_return(function: ast.FunctionDef) -> ast.expr | None:
+    body = [
+        s
+        for s in function.body
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    if len(body) == 1 and isinstance(body[0], ast.Return):
+        return body[0].value
+    return None
+
+
+def _shape_call(node: ast.AST, shapes: dict) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.attr in shapes
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+        and all(k.arg is not None for k in node.keywords)
+    )
+
+
+class _ShapesInlined(ast.NodeTransformer):
+    """Calls of tuple-returning methods replaced by their tuple (shape_methods)."""
+
+    def __init__(self, shapes: dict[str, ast.FunctionDef]) -> None:
+        self.shapes = shapes
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        if not _shape_call(node, self.shapes):
+            return node
+        method = self.shapes[node.func.attr]  # type: ignore[attr-defined]
+        static = any(_dotted(d) == "staticmethod" for d in method.decorator_list)
+        positional = [*method.args.posonlyargs, *method.args.args][0 if static else 1 :]
+        given: dict = {positional[i].arg: a for i, a in enumerate(node.args) if i < len(positional)}
+        given.update((k.arg, k.value) for k in node.keywords)
+        copied = _Substitute(given).visit(copy.deepcopy(method)) if given else method
+        value = _single_return(copied)  # type: ignore[arg-type]
+        return ast.copy_location(copy.deepcopy(value), node) if value is not None else node
+
+
+def keys_as_attributes(functions: list[ast.AST]) -> list[ast.AST]:
+    """The functions with string-keyed reads of dicts as attribute reads (_KeysAsAttributes):
+    copies of those that have any, the others as they are."""
+    sectioned = any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in _SECTION_READS
+        for function in functions
+        for n in ast.walk(function)
+    )
+    found = []
+    for function in functions:
+        if any(_string_key(n) for n in ast.walk(function)):
+            function = _KeysAsAttributes(sectioned).visit(copy.deepcopy(function))
+        found.append(function)
+    return found
+
+
+def _string_key(node: ast.AST) -> bool:
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return isinstance(key, ast.Constant) and isinstance(key.value, str)
+    return isinstance(node, ast.Call) and config_keys(node, True) is not None
 
 
 class _ObjectAttributes(ast.NodeTransformer):
@@ -499,6 +792,7 @@ def objects_as_parameters(
     `torch.empty((cfg.num_layers, n, cfg.head_dim), dtype=cfg.dtype)`) is then read as one
     taking `cfg.num_layers`, `cfg.head_dim` and `cfg.dtype` (under `roots[cfg]`, its path).
     The methods are copies."""
+    functions = local_allocators(keys_as_attributes(functions))
     # `self.cfg = cfg`, `s = self.cfg`: the object; `m = cfg.model`: an object under it
     aliases: dict[str, str] = dict(roots)
     for _ in range(3):
@@ -572,6 +866,15 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         for name in flow.copied(node.slice):  # `STR_DTYPE_TO_TORCH_DTYPE[cache_dtype]`
             facts.tables.setdefault(name, set()).add(node.value.id)
+    if (  # `FP8_KINDS.get(cfg.kv_cache_dtype, cfg.dtype)`: the table read with a fallback
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and isinstance(node.func.value, ast.Name)
+        and node.args
+    ):
+        for name in flow.copied(node.args[0]):
+            facts.tables.setdefault(name, set()).add(node.func.value.id)
     if isinstance(node, ast.Attribute):
         for name in flow.copied(node.value):  # `p.x`, or `self.p.x` after `self.p = p`
             facts.read_attributes.setdefault(name, set()).add(node.attr)
@@ -619,6 +922,8 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
             facts.dtype_params |= flow.copied(keyword.value)
     if _dotted(call.func) == "range":
         facts.numeric |= set().union(*(flow.of(a) for a in call.args)) if call.args else set()
+    if _dotted(call.func) == "getattr" and len(call.args) >= 2 and _dotted(call.args[0]) == "torch":
+        facts.dtype_names_params |= flow.copied(call.args[1])  # `getattr(torch, cfg["dtype"])`
     if not _is_allocation(call):
         return
     shape = _shape_of(call)
@@ -646,7 +951,12 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
             facts.sized_by |= flow.of(part)
     for dim in dims:
         facts.numeric |= dim
-    leading = flow.path(shape[0]) if shape else None
+    # the first dimension after a K/V axis of 2 (`(2, self.n_layers, ...)`: K and V, then layers)
+    first = next((d for d in shape if not (isinstance(d, ast.Constant) and d.value == 2)), None)
+    leading = flow.path(first) if first is not None else None
+    if _length_of(leading) is not None:  # `len(params.layer_ids)`: one row per id listed
+        leading = flow.path(_length_of(leading))
+        facts.lengths |= flow.copied(leading) | {ast.unparse(leading)}
     read = _read_off(leading) if leading is not None else None
     if len(shape) >= 3 and read is not None and flow.roots(read):
         facts.range_paths.add(ast.unparse(leading))  # a leading dimension read off an object
@@ -694,6 +1004,68 @@ def tested_literals(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int
             ok, value = _literal(item)
             if isinstance(subject, ast.Name) and subject.id == name and ok and value not in found:
                 found.append(value)
+        for part in ast.walk(node.test):  # `name.startswith("fp8")`: the prefix is one value
+            if (
+                isinstance(part, ast.Call)
+                and isinstance(part.func, ast.Attribute)
+                and part.func.attr == "startswith"
+                and isinstance(part.func.value, ast.Name)
+                and part.func.value.id == name
+                and part.args
+                and isinstance(part.args[0], ast.Constant)
+                and isinstance(part.args[0].value, str)
+                and part.args[0].value not in found
+            ):
+                found.append(part.args[0].value)
+    return found
+
+
+def names_a_torch_dtype(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> bool:
+    """Does the function pass its parameter (by position or keyword) to `getattr(torch,
+    ...)`: a dtype's name?"""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    name = (
+        (positional[where].arg if where < len(positional) else None)
+        if isinstance(where, int)
+        else where
+    )
+    return any(
+        isinstance(node, ast.Call)
+        and _dotted(node.func) == "getattr"
+        and len(node.args) >= 2
+        and _dotted(node.args[0]) == "torch"
+        and isinstance(node.args[1], ast.Name)
+        and node.args[1].id == name
+        for node in ast.walk(function)
+    )
+
+
+def indexed_tables(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> list:
+    """Module-level names a function indexes with its parameter (by position or keyword):
+    `FORMATS[fmt]`, `FORMATS.get(fmt, d)` (a dtype table's keys choose what it returns)."""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    if isinstance(where, int):
+        name = positional[where].arg if where < len(positional) else None
+    else:
+        name = where
+    found: list = []
+    for node in ast.walk(function):
+        table = None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            if isinstance(node.slice, ast.Name) and node.slice.id == name:
+                table = node.value.id
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Name)
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == name
+        ):
+            table = node.func.value.id
+        if table is not None and table not in found:
+            found.append(table)
     return found
 
 
@@ -724,7 +1096,12 @@ def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Fact
     """A parameter tested against literals (or for truth) where a branch allocates, or sets
     what an allocation reads (`if kv_cache_dtype == "fp8_ds_mla": row, dtype = 656, uint8`)."""
     allocating = _allocates(body) or _allocates(orelse)
-    if not (allocating or _sets(body + orelse, flow.sizing)):
+    # or returns what it chooses (a helper read as the class's: `if c.get("packed", True):
+    # return d + d // 128 * 4, torch.uint8`)
+    returning = any(
+        isinstance(n, ast.Return) and n.value is not None for s in body for n in ast.walk(s)
+    )
+    if not (allocating or returning or _sets(body + orelse, flow.sizing)):
         return
     before = set(facts.flags)
     for subject, item in _comparisons(test):
@@ -790,10 +1167,18 @@ def infer_roles(
     firsts = [next((dim for dim in d if dim), frozenset()) for d in facts.shapes if len(d) >= 3]
     leading = {next(iter(dim)) for dim in firsts if len(dim) == 1}
     for name in leading & counts:  # once: a leading dimension alone needs a name saying layers
-        layer_votes[name] = layer_votes.get(name, 0) + 1
-    for name in layer_votes:
-        if name in layer_hints or _LAYER_HINT.search(name):
+        layer_votes[name] = layer_votes.get(name, 0) + (2 if name in facts.lengths else 1)
+    for name in layer_votes:  # (an object's attribute by its own name: `config.depth`)
+        if name in layer_hints or _LAYER_HINT.search(name.rpartition(".")[2]):
             layer_votes[name] += 2
+    for name in [
+        n
+        for n in layer_votes
+        if _not_tokens(n)
+        and n not in layer_hints
+        and not _LAYER_HINT.search(n.rpartition(".")[2])  # `num_hidden_layers` says layers
+    ]:
+        del layer_votes[name]  # heads, experts, dims... count no layers either (`num_heads`)
     layers = _best(layer_votes, needed=2)
     if layers is None:
         return None
@@ -850,10 +1235,16 @@ def _tokens_along(
             for n, v in token_votes.items()
             if n in direct or n in token_hints or _TOKEN_HINT.search(n)
         }
+    budgets = set()
+    if len(attributes) == 1:
+        # a byte budget a kept count is computed from (`self.num_slots = budget_bytes //
+        # token_bytes(cfg)`) counts no tokens: the pool is measured per row it holds
+        budgets = {n for n in token_votes if names_a_budget(n) and n not in direct}
+        token_votes = {n: v for n, v in token_votes.items() if n not in budgets}
     tokens = _best(token_votes, needed=3)
     if tokens is None and len(attributes) == 1 and layers in facts.params:
-        if layers not in counts:  # a host: its own count, computed from its device
-            (attribute,) = attributes
+        if layers not in counts or budgets:  # a host (its own count, computed from its
+            (attribute,) = attributes  # device), or a pool sized by a byte budget
             return Roles(None, layers, None, f"tokens along self.{attribute}", attribute)
     if tokens is None or tokens == layers:
         return None
@@ -876,6 +1267,14 @@ def _not_tokens(name: str) -> bool:
     """Named for something a token count never is: experts, heads, dims... (`_OTHER_COUNT`),
     or tokens per block (`page_size`, `block_size`)."""
     return bool(_OTHER_COUNT.search(name) or _BLOCK_HINT.search(name.rpartition(".")[2]))
+
+
+_BUDGET = re.compile(r"(bytes|budget|(^|_)gi?b$|(^|_)mem(ory)?$)")
+
+
+def names_a_budget(name: str) -> bool:
+    """Named for a size in bytes (`budget_bytes`, `gpu_mem`, `cpu_gib`), never a count."""
+    return bool(_BUDGET.search(name.rpartition(".")[2]))
 
 
 def names_a_count(name: str) -> bool:

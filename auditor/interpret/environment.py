@@ -43,6 +43,10 @@ def probe_answer(point: ConfigPoint, name: str) -> Any:
     return NOT_A_PROBE
 
 
+# reads of a config given as a dict (`get`) or a configparser (`getint("model", "layers")`)
+CONFIG_READS = frozenset({"get", "getint", "getfloat", "getboolean"})
+
+
 def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, location) -> Any:
     """`get_parallel().attn_dcp_size`: the configured value, an object holding configured
     values (`get_exec().kernel`), or Unknown when the pack lists nothing there."""
@@ -55,6 +59,8 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
         return RuntimeObject(dimension, obj.listed)
     if obj.listed:  # the matrix lists every attribute it has
         return NOT_LISTED
+    if name in CONFIG_READS and "()" not in obj.path:  # `cfg.get("k", d)`, `cp.getint(s, o)`
+        return BoundBuiltin(obj, name)
     if "()" not in obj.path:  # a constructor's config object (roles.objects)
         return Unknown(
             f"{dimension}: no value for this attribute of {obj.path} (attributes that size "

@@ -23,6 +23,7 @@ from auditor.interpret.values import (
     Instance,
     Lambda,
     PartialSequence,
+    RuntimeObject,
     SuperProxy,
     Tensor,
     Unknown,
@@ -149,6 +150,9 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
             return container[key]
         except (KeyError, IndexError, TypeError) as error:
             return Unknown(f"lookup failed: {type(error).__name__} {key!r}", _location(frame, node))
+    if isinstance(container, RuntimeObject) and isinstance(key, str) and key.isidentifier():
+        # a config given as a dict (`cfg["head_dim"]`): its keys are its attributes
+        return interp.get_attribute(container, key, _location(frame, node))
     if isinstance(container, Tensor):
         location = _location(frame, node)
         if LANES_ACTIVE[0] and (lanes.has_lanes(container) or lanes.has_lanes(keys)):

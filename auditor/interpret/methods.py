@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from auditor import dtypes
-from auditor.interpret import lanes
+from auditor.interpret import environment, lanes
 from auditor.interpret.library import CallContext, first_unknown, numel, shape_of, unbind
 from auditor.interpret.values import (
     LANES_ACTIVE,
@@ -13,6 +13,7 @@ from auditor.interpret.values import (
     RuntimeObject,
     Tensor,
     Unknown,
+    Why,
     is_unknown,
 )
 
@@ -35,10 +36,45 @@ _TENSOR_SAME_BYTES = frozenset(
 )
 
 
+def _config_get(
+    receiver: RuntimeObject, name: str, args: list, kwargs: dict, ctx: CallContext
+) -> Any:
+    """`cfg.get("head_dim", 128)` of a config given as a dict: the point's value of that key
+    where the matrix has one (the keys the pool reads are its dimensions), else the code's own
+    fallback, as a dict without the key gives. `cp.getint("model", "num_layers", fallback=0)`
+    (and `cp.get("cache", "dtype")` where the matrix has `cache.dtype`) of a configparser:
+    the value of that section's option, else the fallback."""
+    point = ctx.interpreter.point
+    if set(kwargs) - {"fallback"} or not 1 <= len(args) <= 2 or not isinstance(args[0], str):
+        return ctx.unknown(f"{receiver.path}.{name}() with these arguments is not modelled")
+    sectioned = len(args) == 2 and isinstance(args[1], str)
+    if sectioned and (name != "get" or "fallback" in kwargs or _listed(point, receiver, args)):
+        found = environment.runtime_attribute(point, receiver, args[0], ctx.location)
+        if isinstance(found, RuntimeObject):
+            found = environment.runtime_attribute(point, found, args[1], ctx.location)
+        if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED and "fallback" in kwargs:
+            return kwargs["fallback"]
+        return found
+    if name != "get":
+        return ctx.unknown(f"{receiver.path}.{name}() with these arguments is not modelled")
+    found = environment.runtime_attribute(point, receiver, args[0], ctx.location)
+    if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED:
+        return args[1] if len(args) == 2 else None
+    return found
+
+
+def _listed(point: Any, receiver: RuntimeObject, args: list) -> bool:
+    """Does the matrix hold the section's option `args` of this config (`cp.get("cache",
+    "dtype")` read as a configparser's, not as a dict's key with a fallback)?"""
+    return f"{receiver.path}.{args[0]}.{args[1]}" in point.values
+
+
 def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext) -> Any:
     receiver, name = method.receiver, method.name
-    if isinstance(receiver, RuntimeObject):  # a config object's method, sampled as a value
-        return ctx.interpreter.point.read(f"{receiver.path}.{name}()")
+    if isinstance(receiver, RuntimeObject):
+        if name in environment.CONFIG_READS and "()" not in receiver.path:
+            return _config_get(receiver, name, args, kwargs, ctx)
+        return ctx.interpreter.point.read(f"{receiver.path}.{name}()")  # sampled as a value
     if LANES_ACTIVE[0] and (lanes.has_lanes(args) or lanes.has_lanes(kwargs)):
         if isinstance(receiver, str):
             raise lanes.Diverged  # text made of a lanes value: each build writes its own

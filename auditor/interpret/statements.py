@@ -343,7 +343,22 @@ class Statements:
             elements = [e.value for e in target.elements]
             if is_unknown(value) and self._pinned_first(target, frame, source):
                 return
-            if isinstance(value, (tuple, list)) and len(value) == len(elements):
+            starred = [
+                i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement)
+            ]
+            if (  # `n_layers, _, *row = dev.kv.shape`: the rest as a list
+                len(starred) == 1
+                and isinstance(value, (tuple, list))
+                and len(value) >= len(elements) - 1
+            ):
+                at, after = starred[0], len(elements) - starred[0] - 1
+                items = list(value)
+                middle = items[at : len(items) - after]
+                for element, item in zip(
+                    elements, [*items[:at], middle, *items[len(items) - after :]]
+                ):
+                    self.assign(element, item, frame)
+            elif isinstance(value, (tuple, list)) and len(value) == len(elements):
                 for element, item in zip(elements, value):
                     self.assign(element, item, frame)
             else:

@@ -9,6 +9,7 @@ decides its pairs. Each pair carries its evidence (evidence.py).
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 
@@ -16,9 +17,11 @@ from auditor.evaluation.evaluate import Evaluation
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.parse import ParsedModule
+from auditor.frontend.scope import class_node, cpython_tree
 from auditor.interpret.values import Unknown
 from auditor.pairing.evidence import Pair
 from auditor.pairing.pools import buffer_names, is_device_pool, is_host_pool, is_record_host
+from auditor.pairing.siblings import sibling_pairs
 from auditor.pairing.sites import ConstructionSite, find_sites
 from auditor.pairing.strategies import (
     AnnotationPairs,
@@ -106,6 +109,8 @@ def catalog(
         unresolved.extend(claim.unresolved)
         if claim.unpaired is not None:
             unpaired.append((host, claim.unpaired))
+    if parsed is not None:  # disaggregated siblings: two devices built side by side
+        pairs.extend(sibling_pairs(index, parsed, devices, hosts, pairs, book, trees))
     found = PoolCatalog(
         devices,
         hosts,
@@ -135,6 +140,7 @@ def _pools(
     device_buffers: set[str] = set(settings.buffer_map)
     for device in devices:
         device_buffers |= buffer_names(device, trees, counts)
+    renamed: set[int] = set()  # hosts mirroring under other names (checks/wording._joined)
     for cls in concrete:  # hosts the pack's names do not describe: by what they take
         if book.named(cls):
             continue
@@ -144,19 +150,61 @@ def _pools(
         facts = book.facts(cls) if role is not None else None
         if facts is not None and facts.allocated & buffers:  # it allocates mirrors itself
             book.add_host(cls, role)
+        elif (  # typed with a device class, allocating storage sized off it under other
+            facts is not None  # names (`keys`, `values` for the device's stacked `kv`)
+            and role.annotation is not None
+            and facts.allocated
+            and role.parameter in facts.sized_by
+            and role.parameter in facts.per_layer | facts.per_item  # per layer of it
+            and not _pack_device(book, cls, role.annotation)  # the pack's hosts have its names
+            and not _built_by_a_pool(cls, others, trees)
+        ):
+            book.add_host(cls, role)
+            renamed.add(id(cls))
     devices = [d for d in devices if id(d) not in book.hosts]
     hosts: list[ClassInfo] = []
     not_hosts: list[tuple[ClassInfo, str]] = []
     for cls in concrete:
         if not is_host_pool(cls, settings, book):
             continue
-        if buffer_names(cls, trees, counts) & device_buffers:
+        if buffer_names(cls, trees, counts) & device_buffers or id(cls) in renamed:
             hosts.append(cls)
         else:
             not_hosts.append(
                 (cls, "takes a device pool but allocates no buffer of a device pool's name")
             )
     return devices, hosts, not_hosts
+
+
+def _pack_device(book: RoleBook, cls: ClassInfo, annotation: str) -> bool:
+    """Is the class a host parameter is annotated with a device the pack's names describe?
+    (Its mirrors are the pack's hosts; a helper of it under other names, SGLang's index-K
+    caches, is none.)"""
+    found = book.index.resolve_static(cls.module, annotation)
+    return isinstance(found, ClassInfo) and book.named_device(found)
+
+
+def _built_by_a_pool(cls: ClassInfo, devices: list[ClassInfo], trees: dict) -> bool:
+    """Does a device pool build the class with itself (`IndexKeyCache(self, ...)` in its
+    constructor)? Then it is the pool's helper, whose storage the pool's evaluation measures,
+    never a mirror of it."""
+    for device in devices:
+        for klass in device.mro():
+            tree = cpython_tree(klass.module, trees)
+            node = class_node(tree, klass) if tree is not None else None
+            for call in ast.walk(node) if node is not None else ():
+                if (
+                    isinstance(call, ast.Call)
+                    and (
+                        call.func.id
+                        if isinstance(call.func, ast.Name)
+                        else getattr(call.func, "attr", None)
+                    )
+                    == cls.name
+                    and any(isinstance(a, ast.Name) and a.id == "self" for a in call.args)
+                ):
+                    return True
+    return False
 
 
 def _counted_off_objects(

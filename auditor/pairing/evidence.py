@@ -22,6 +22,7 @@ CALL_SITE = "call site"  # a call that builds the host with the device pool
 BUFFER_INFO = "buffer info"  # a call that builds the host with a record read off the device
 ANNOTATION = "annotation"  # the device parameter's type (no call site in the audited paths)
 DECLARED = "declared"  # a device pool's declarations in data (declared.py)
+SIBLING = "sibling"  # two device pools one function builds from the same arguments (siblings.py)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class Evidence:
             return f"{self.annotation} (no construction site in the audited paths)"
         if self.kind == DECLARED:
             return f"declared by {self.declared_by} at {self.where()}"
+        if self.kind == SIBLING:
+            return f"siblings: call site {self.where()} in {self.function}(); {self.note}"
         if self.kind == BUFFER_INFO:
             parts = [f"buffer info via call site {self.where()}", str(self.record)]
         else:
