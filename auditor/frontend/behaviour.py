@@ -623,15 +623,10 @@ def local_allocators(functions: list[ast.AST]) -> list[ast.AST]:
 
 
 def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
-    body = [
-        s
-        for s in function.body
-        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-    ]
-    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-        value = body[0].value
-        if any(_is_allocation(n) for n in ast.walk(value)):
-            return value
+    """What a function returns, when its body is only that and it holds an allocation."""
+    value = _single_return(function)
+    if value is not None and any(_is_allocation(n) for n in ast.walk(value)):
+        return value
     return None
 
 
@@ -681,6 +676,7 @@ def shape_methods(functions: list[ast.AST]) -> list[ast.AST]:
 
 
 def _single_return(function: ast.FunctionDef) -> ast.expr | None:
+    """The expression a function only returns (a docstring aside), else None."""
     body = [
         s
         for s in function.body
