@@ -347,3 +347,23 @@ STARRED = """
 def test_a_shape_unpacked_with_a_starred_target(tmp_path, capsys):
     write_tree(tmp_path, {"u/__init__.py": "", "u/kv.py": STARRED})
     assert compared_clean(audit(tmp_path, capsys))
+
+
+UNMODELLED = """
+    import torch
+
+    class Rows:
+        def __init__(self, c, slots, device="cpu"):
+            self.heads = c.getint("heads")
+            self.rows = [torch.empty((slots, self.heads, 64), dtype=torch.float16)
+                         for _ in range(c["layers"])]
+"""
+
+
+def test_a_config_read_the_interpreter_does_not_model_is_unresolved_not_guessed(tmp_path, capsys):
+    """`c.getint("heads")` names no section: no value is made up for it, the buffer is
+    unresolved with the reason."""
+    write_tree(tmp_path, {"m/__init__.py": "", "m/rows.py": UNMODELLED})
+    main([str(tmp_path), "--no-cache", "--isolated", "--show-unresolved"])
+    text = capsys.readouterr().out
+    assert "config.getint() with these arguments is not modelled" in text

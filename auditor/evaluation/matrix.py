@@ -126,8 +126,8 @@ def dimensions(
         if facts is not None and facts.objects:  # `cfg.head_dim`: an object's attributes
             for name in facts.params:
                 if name.partition(".")[0] in facts.objects.values() and name not in found:
-                    if name in fixed or name in own_fixed:
-                        continue
+                    if name in fixed or name in own_fixed or name in facts.called:
+                        continue  # (a method it calls, `cp.getint`: never a value of its own)
                     dimension = by_use(name, facts, settings, cls)
                     holds = any(n.startswith(name + ".") for n in facts.params)  # an object
                     unsaid = name not in facts.object_defaults and not holds

@@ -55,10 +55,6 @@ class HostRole:
     reads: frozenset[str]  # attributes read off it (`gpu_pool.k_cache`)
 
 
-def params_names(params: list) -> list[str]:
-    return [p.name for p in params]
-
-
 class RoleBook:
     """Per class: the token, layer and device-pool parameters, by name or by behaviour."""
 
@@ -286,7 +282,7 @@ class RoleBook:
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
         found = infer_roles(expanded, *hints)
         if found is not None and not self._says_tokens(found, hints[0]):
-            if not others or set(params_names(params)) & set(self.settings.anchor_params):
+            if not others or {p.name for p in params} & set(self.settings.anchor_params):
                 return None  # (a host built on an anchor host counts the anchor's tokens)
             found = None  # tokens off another config object, maybe (`runtime["max_tokens"]`)
         if found is None:

@@ -585,13 +585,11 @@ def _passes_object(node: ast.expr, names: set[str]) -> bool:
 def inlined(helper: ast.FunctionDef, given: dict) -> ast.FunctionDef | None:
     """A copy of `helper` with the parameters `given` (by position or keyword) replaced by
     the expressions passed; None when it takes none of them."""
-    arguments = [*helper.args.posonlyargs, *helper.args.args]
     by_name: dict[str, ast.expr] = {}
     for key, value in given.items():
-        if isinstance(key, int) and key < len(arguments):
-            by_name[arguments[key].arg] = value
-        elif isinstance(key, str) and key in {a.arg for a in arguments + helper.args.kwonlyargs}:
-            by_name[key] = value
+        name = parameter_at(helper, key)
+        if name is not None:
+            by_name[name] = value
     if not by_name:
         return None
     copied = _Substitute(by_name).visit(copy.deepcopy(helper))
@@ -630,6 +628,16 @@ def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
     return None
 
 
+def _returned_by(function: ast.FunctionDef, call: ast.Call, skip: int) -> ast.expr | None:
+    """What `function` only returns, with its parameters replaced by what `call` passes them
+    (the first `skip` positional parameters, `self` or `cls`, not passed): a copy."""
+    given = {position + skip: argument for position, argument in enumerate(call.args)}
+    given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    copied = inlined(function, given) if given else None
+    value = _single_return(copied if copied is not None else function)
+    return copy.deepcopy(value) if value is not None else None
+
+
 class _CallsInlined(ast.NodeTransformer):
     """Calls of local allocating functions replaced by what they return (local_allocators)."""
 
@@ -644,11 +652,7 @@ class _CallsInlined(ast.NodeTransformer):
             k.arg is None for k in node.keywords
         ):
             return node
-        helper = self.local[node.func.id]
-        given: dict = dict(enumerate(node.args))
-        given.update((k.arg, k.value) for k in node.keywords)
-        copied = inlined(helper, given) if given else copy.deepcopy(helper)
-        value = _returned_allocation(copied) if copied is not None else None
+        value = _returned_by(self.local[node.func.id], node, skip=0)
         return ast.copy_location(value, node) if value is not None else node
 
 
@@ -710,12 +714,8 @@ class _ShapesInlined(ast.NodeTransformer):
             return node
         method = self.shapes[node.func.attr]  # type: ignore[attr-defined]
         static = any(_dotted(d) == "staticmethod" for d in method.decorator_list)
-        positional = [*method.args.posonlyargs, *method.args.args][0 if static else 1 :]
-        given: dict = {positional[i].arg: a for i, a in enumerate(node.args) if i < len(positional)}
-        given.update((k.arg, k.value) for k in node.keywords)
-        copied = _Substitute(given).visit(copy.deepcopy(method)) if given else method
-        value = _single_return(copied)  # type: ignore[arg-type]
-        return ast.copy_location(copy.deepcopy(value), node) if value is not None else node
+        value = _returned_by(method, node, skip=0 if static else 1)  # (`self`, `cls`)
+        return ast.copy_location(value, node) if value is not None else node
 
 
 def keys_as_attributes(functions: list[ast.AST]) -> list[ast.AST]:
@@ -977,17 +977,21 @@ def _note_helper(node: ast.Assign, flow: _Flow, facts: Facts) -> None:
             facts.helpers.setdefault(name, set()).add((call.func.id, where))
 
 
+def parameter_at(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> str | None:
+    """The name of the parameter a call fills by position `where` (an int) or by keyword
+    (`where` itself, when the function has such a parameter); None when none."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    if isinstance(where, int):
+        return positional[where].arg if where < len(positional) else None
+    return where if where in {a.arg for a in positional + arguments.kwonlyargs} else None
+
+
 def tested_literals(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> list:
     """The literals a function compares its parameter (by position or keyword) with in the
     tests of `if` statements whose branches return (`if name == "auto": return model_dtype`,
     `elif name in ("fp8", "fp8_e4m3"): ...`): the values that choose what it returns."""
-    params = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
-    names = [p.arg for p in params]
-    if isinstance(where, int):
-        positional = [*function.args.posonlyargs, *function.args.args]
-        name = positional[where].arg if where < len(positional) else None
-    else:
-        name = where if where in names else None
+    name = parameter_at(function, where)
     if name is None:
         return []
     found: list = []
@@ -1019,13 +1023,8 @@ def tested_literals(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int
 def names_a_torch_dtype(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> bool:
     """Does the function pass its parameter (by position or keyword) to `getattr(torch,
     ...)`: a dtype's name?"""
-    positional = [*function.args.posonlyargs, *function.args.args]
-    name = (
-        (positional[where].arg if where < len(positional) else None)
-        if isinstance(where, int)
-        else where
-    )
-    return any(
+    name = parameter_at(function, where)
+    return name is not None and any(
         isinstance(node, ast.Call)
         and _dotted(node.func) == "getattr"
         and len(node.args) >= 2
@@ -1039,12 +1038,10 @@ def names_a_torch_dtype(function: ast.FunctionDef | ast.AsyncFunctionDef, where:
 def indexed_tables(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> list:
     """Module-level names a function indexes with its parameter (by position or keyword):
     `FORMATS[fmt]`, `FORMATS.get(fmt, d)` (a dtype table's keys choose what it returns)."""
-    positional = [*function.args.posonlyargs, *function.args.args]
-    if isinstance(where, int):
-        name = positional[where].arg if where < len(positional) else None
-    else:
-        name = where
+    name = parameter_at(function, where)
     found: list = []
+    if name is None:
+        return found
     for node in ast.walk(function):
         table = None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
