@@ -53,7 +53,7 @@ def audit(
     """Audit the Python files under `paths`. Never imports or runs any of them.
 
     `cache` (disabled by default) holds what earlier runs computed, keyed by the bytes it was
-    computed from; `jobs` worker processes run the per-file CPython check.
+    computed from; `jobs` worker processes run the per-file CPython check and the evaluations.
     """
     started = time.perf_counter()
     store = ResultStore(cache if cache is not None else Cache(None), settings, limits)
@@ -65,7 +65,7 @@ def audit(
         project = Project(sources, problems, files, facts)
         result = store.unchanged_content(project)  # no file parsed with libcst
         if result is None:
-            result, parsed = run(project, settings, limits, store)
+            result, parsed = run(project, settings, limits, store, jobs)
             result.seconds = time.perf_counter() - started
             if not result.stages:  # an engine stage's files are not recorded (StageOutcome)
                 store.save(parsed, result)
@@ -80,7 +80,7 @@ def _counted(read: ReadFile) -> ReadFile:
 
 
 def run(
-    project: Project, settings: Settings, limits: Limits, store: ResultStore
+    project: Project, settings: Settings, limits: Limits, store: ResultStore, jobs: int = 1
 ) -> tuple[AuditResult, list[ParsedModule]]:
     """The stages proper, over files already read: index -> catalog -> evaluations -> checks."""
     MEMOS.forget()  # an earlier run's syntax is not met again
@@ -102,7 +102,9 @@ def run(
     )
     declared = DeclaredHostEvaluator(index, settings, limits, pools.roles)
     declared_evaluator = store.evaluator("declared", index, declared, project, parsed, late_errors)
-    evaluated, declared_unknowns = evaluate_all(pools, evaluator, declared, declared_evaluator)
+    evaluated, declared_unknowns = evaluate_all(
+        pools, evaluator, declared, declared_evaluator, parsed, jobs
+    )
     stages = engine_stages(project, parsed, index, settings, limits)
     context = CheckContext(evaluated, unique(e for _, e in evaluated), settings, stages)
     findings = run_checks(context, suppressions_in(parsed))
@@ -142,11 +144,17 @@ def never_compared(result: AuditResult) -> list[Unresolved]:
 
 
 def evaluate_all(
-    pools: PoolCatalog, evaluator, declared: DeclaredHostEvaluator, declared_evaluator
+    pools: PoolCatalog,
+    evaluator,
+    declared: DeclaredHostEvaluator,
+    declared_evaluator,
+    parsed: list[ParsedModule] = (),
+    jobs: int = 1,
 ) -> tuple[list[tuple[Pair, Evaluation]], list[Unknown]]:
-    """Every pair evaluated: the catalog's, then the pairs device pools declare in data (found
-    by building each device pool, so after the others; they have their own evaluator)."""
-    evaluated = evaluate_pairs(pools, evaluator)
+    """Every pair evaluated (the catalog's in `jobs` processes), then the pairs device pools
+    declare in data (found by building each device pool, so after the others; they have their
+    own evaluator)."""
+    evaluated = evaluate_pairs(pools, evaluator, parsed, jobs)
     evaluated, never = drop_never_built(evaluated, pools)
     pools.unresolved.extend(never)  # a factory chose another class wherever it could be built
     declared_pairs, declared_unknowns = declared.declared_pairs(pools.devices)

@@ -21,3 +21,15 @@ def cache_out_of_the_tree(tmp_path_factory):
         os.environ.pop(CACHE_ROOT_ENV, None)
     else:
         os.environ[CACHE_ROOT_ENV] = previous
+
+
+@pytest.fixture(autouse=True)
+def one_process_unless_asked(monkeypatch):
+    """In-process runs of the command evaluate in this process unless a test passes `--jobs`:
+    tests count and patch what the evaluations call here, which a forked worker would do out
+    of their sight (and only where torch is not loaded yet, so it would depend on test order).
+    tests/test_forked.py and tests/test_workers.py ask for workers; audits in child processes
+    keep the real default."""
+    import auditor.frontend.workers
+
+    monkeypatch.setattr(auditor.frontend.workers, "default_jobs", lambda: 1)

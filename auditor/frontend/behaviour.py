@@ -246,6 +246,7 @@ class _Flow:
         # names given a call's result (`shape = get_shape_fn(name, model)`): a shape whose
         # dimensions nothing here sees, never a count's dimension
         self.opaque: set[str] = set()
+        self._walked: dict[int, tuple[ast.AST, tuple[str, ...]]] = {}
         assignments = []
         for function in functions:
             for node in ast.walk(function):
@@ -286,11 +287,20 @@ class _Flow:
         found: set[str] = set()
         if node is None:
             return found
-        for part in ast.walk(node):
-            key = _key(part)
-            if key is not None and key in self.sources:
+        for key in self._keys_in(node):
+            if key in self.sources:
                 found |= self.sources[key]
         return found
+
+    def _keys_in(self, node: ast.AST) -> tuple[str, ...]:
+        """The flow keys read anywhere in `node`, walked once per node (`of` is asked about
+        the same expressions round after round)."""
+        known = self._walked.get(id(node))
+        if known is not None and known[0] is node:  # the node itself: an id may be reused
+            return known[1]
+        keys = tuple(k for part in ast.walk(node) if (k := _key(part)) is not None)
+        self._walked[id(node)] = (node, keys)
+        return keys
 
     def path(self, node: ast.AST) -> ast.AST:
         """The attribute path a local name or `self.` attribute was given (`L` of `L =

@@ -111,6 +111,7 @@ class ParsedModule:
         self._data = data if tree is None else None
         self._error: FileError | None = None
         self._too_large = too_large  # a statement libcst must never see: the file's error
+        self._elsewhere = False  # parsed by a forked worker (evaluation/forked.py)
         # what suppressions.scan looks for; files without it cannot hold a suppression
         self.may_suppress = data is None or may_suppress(data)
         if tree is None and data is None:
@@ -170,8 +171,20 @@ class ParsedModule:
 
     @property
     def is_parsed(self) -> bool:
-        """Whether libcst has parsed the file (successfully or not)."""
-        return self._tree is not None or self._error is not None
+        """Whether libcst has parsed the file (successfully or not), here or in a worker."""
+        return self._tree is not None or self._error is not None or self._elsewhere
+
+    @property
+    def rejection(self) -> FileError | None:
+        """Why libcst (or a bound before it) rejected the file, if it did."""
+        return self._error
+
+    def parsed_elsewhere(self, rejection: FileError | None) -> None:
+        """A worker parsed this module for the result (or rejected it): the result depends on
+        it as if parsed here. Its tree is parsed here only if this process needs it."""
+        if rejection is not None and self._tree is None:
+            self._error, self._data, self.checked = rejection, None, True
+        self._elsewhere = True
 
     @property
     def rejected(self) -> bool:

@@ -13,6 +13,7 @@ import warnings
 import libcst as cst
 
 from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, dotted, import_bindings
+from auditor.frontend.parse import ParsedModule
 
 
 def code_of(node: cst.CSTNode) -> str:
@@ -23,12 +24,17 @@ def code_of(node: cst.CSTNode) -> str:
 def cpython_tree(module: ModuleInfo, cache: dict[str, ast.Module | None]) -> ast.Module | None:
     """CPython's syntax tree of a module, read again from disk: a quick look (which functions
     name a class, which attributes a class sets) costs far less than a libcst visit."""
-    path = str(module.parsed.source.path)
+    return file_tree(module.parsed, cache)
+
+
+def file_tree(parsed: ParsedModule, cache: dict[str, ast.Module | None]) -> ast.Module | None:
+    """cpython_tree of a file not indexed (nor parsed by libcst) yet."""
+    path = str(parsed.source.path)
     if path not in cache:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                data = module.parsed.source.path.read_bytes()
+                data = parsed.source.path.read_bytes()
                 cache[path] = compile(data, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             cache[path] = None

@@ -93,19 +93,30 @@ class CachedEvaluations:
     ) -> Evaluation:
         if not self.cache.enabled:
             return self.evaluator.evaluate(device, host, site)
-        roles = {"device": device, "host": host}
         key = key_of(
             self.base_key,
             [
                 [cls.module.path, cls.qualname] if cls is not None else None
-                for cls in roles.values()
+                for cls in (device, host)
             ],
             site.key() if site is not None else None,
             self.evaluator.roles.key(device, host, site.host if site is not None else None),
         )
-        stored = self._load(self.cache.get("evaluations", key), roles, site)
+        stored = self._load(self.cache.get("evaluations", key), device, host, site)
         if stored is not None:
             return stored
+        evaluation, entry = self.recorded(device, host, site)
+        if entry is not None:
+            self.cache.put("evaluations", key, entry)
+        return evaluation
+
+    def recorded(
+        self, device: ClassInfo, host: ClassInfo | None = None, site: ConstructionSite | None = None
+    ) -> tuple[Evaluation, dict | None]:
+        """The evaluation, and its entry: the modules it read with their hashes, the files
+        libcst rejected meanwhile, the evaluation dumped against its own pools (None if it
+        holds another class). A forked worker sends the entry to the parent (forked.py)."""
+        roles = {"device": device, "host": host}
         errors_before = len(self.late_errors)
         recording = {cls.module.path for cls in roles.values() if cls is not None}
         if site is not None:  # its arguments are evaluated in its module
@@ -129,13 +140,29 @@ class CachedEvaluations:
         try:  # the site is the caller's: stored as its key, given back on loading
             body = dump(dataclasses.replace(evaluation, site=None), role_of)
         except NotCacheable:
-            return evaluation
-        self.cache.put("evaluations", key, {"read": read, "errors": errors, "evaluation": body})
-        return evaluation
+            return evaluation, None
+        return evaluation, {"read": read, "errors": errors, "evaluation": body}
+
+    def reload(
+        self,
+        entry: object,
+        device: ClassInfo,
+        host: ClassInfo | None = None,
+        site: ConstructionSite | None = None,
+    ) -> Evaluation | None:
+        """The evaluation of an entry this run's worker just made (no module changed since;
+        a file this process found rejected meanwhile is no reason to refuse it)."""
+        return self._load(entry, device, host, site, fresh=True)
 
     def _load(
-        self, stored: object, roles: dict[str, ClassInfo | None], site: ConstructionSite | None
+        self,
+        stored: object,
+        device: ClassInfo,
+        host: ClassInfo | None,
+        site: ConstructionSite | None,
+        fresh: bool = False,
     ) -> Evaluation | None:
+        roles = {"device": device, "host": host}
         if not isinstance(stored, dict) or set(stored) != {"read", "errors", "evaluation"}:
             return None
         read, errors = stored["read"], stored["errors"]
@@ -143,7 +170,7 @@ class CachedEvaluations:
             return None
         if any(self.digests.get(path) != digest for path, digest in read.items()):
             return None  # a module it read has changed (or is gone)
-        if any(m.rejected and m.display_path not in read for m in self.parsed):
+        if not fresh and any(m.rejected and m.display_path not in read for m in self.parsed):
             return None  # a module libcst rejects now was not known as rejected then
         late = []
         for error in errors:

@@ -13,6 +13,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from auditor.evaluation import forked
 from auditor.evaluation.evaluate import Evaluation
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend.index import ClassInfo, ProjectIndex
@@ -246,13 +247,21 @@ def _annotated_with(facts, names: set[str]) -> bool:
     return bool(set(re.findall(r"\w+", annotations)) & names)
 
 
-def evaluate_pairs(pools: PoolCatalog, evaluator) -> list[tuple[Pair, Evaluation]]:
-    """Each pair evaluated; sites that write the same arguments share one evaluation."""
-    done: dict[tuple, Evaluation] = {}
-    evaluated = []
+def evaluate_pairs(
+    pools: PoolCatalog, evaluator, parsed: list[ParsedModule] = (), jobs: int = 1
+) -> list[tuple[Pair, Evaluation]]:
+    """Each pair evaluated, in `jobs` processes where it pays (evaluation/forked.py); sites
+    that write the same arguments share one evaluation."""
+    numbers: dict[tuple, int] = {}
+    tasks = []
     for pair in pools.pairs:
-        key = (id(pair.host), id(pair.device), pair.site.signature() if pair.site else None)
-        if key not in done:
-            done[key] = evaluator.evaluate(pair.device, pair.host, pair.site)
-        evaluated.append((pair, done[key]))
-    return evaluated
+        if _evaluation_key(pair) not in numbers:
+            numbers[_evaluation_key(pair)] = len(tasks)
+            tasks.append((pair.device, pair.host, pair.site))
+    evaluations = forked.evaluate_all(tasks, evaluator, list(parsed), jobs)
+    return [(pair, evaluations[numbers[_evaluation_key(pair)]]) for pair in pools.pairs]
+
+
+def _evaluation_key(pair: Pair) -> tuple:
+    """Pairs with one key share an evaluation: same pools, sites writing the same arguments."""
+    return (id(pair.host), id(pair.device), pair.site.signature() if pair.site else None)

@@ -20,7 +20,7 @@ from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, absolute_module
 from auditor.frontend.parse import ParsedModule
-from auditor.frontend.scope import cpython_tree
+from auditor.frontend.scope import cpython_tree, file_tree
 from auditor.location import Location
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.sites import candidate_modules
@@ -47,7 +47,12 @@ def sibling_pairs(
     taken = {frozenset((id(p.host), id(p.device))) for p in pairs}
     host_ids = {id(h) for h in hosts}
     found: list[Pair] = []
-    for module in candidate_modules(index, parsed, set(by_name)):
+
+    def builds_two(module: ParsedModule) -> bool:
+        tree = file_tree(module, trees)
+        return tree is not None and _may_build_two(tree, by_name)
+
+    for module in candidate_modules(index, parsed, set(by_name), builds_two):
         tree = cpython_tree(module, trees)
         if tree is None:
             continue
@@ -89,6 +94,31 @@ def _functions(tree: ast.Module, prefix: str) -> Iterator[tuple[str, ast.AST]]:
                 stack.append((child, f"{name}.{child.name}"))
             elif not isinstance(child, ast.Lambda):
                 stack.append((child, name))
+
+
+def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
+    """Whether some function calls device classes by name at least twice (what
+    `_device_calls` can find two of), read off CPython's tree before libcst parses the module:
+    most modules naming a pool class only test or annotate it."""
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        local = {
+            alias.asname or alias.name: alias.name
+            for n in ast.walk(node)
+            if isinstance(n, ast.ImportFrom)
+            for alias in n.names
+        }
+        calls = 0
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call):
+                func = n.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name is not None and local.get(name, name) in by_name:
+                    calls += 1
+                    if calls == 2:
+                        return True
+    return False
 
 
 def _device_calls(

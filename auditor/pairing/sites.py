@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,10 +136,14 @@ class ConstructionSite:
 
 
 def candidate_modules(
-    index: ProjectIndex, parsed: list[ParsedModule], names: set[str]
+    index: ProjectIndex,
+    parsed: list[ParsedModule],
+    names: set[str],
+    keep: Callable[[ParsedModule], bool] | None = None,
 ) -> list[ModuleInfo]:
     """The modules whose text names a host class: a byte search, so that files the pre-filter
-    left unparsed are parsed only when they may build a host pool."""
+    left unparsed are parsed only when they may build a host pool; `keep` may look closer
+    (at CPython's tree) before libcst parses one."""
     needles = [name.encode() for name in names]
     found = []
     for module in parsed:
@@ -149,7 +153,7 @@ def candidate_modules(
                 data = module.source.path.read_bytes()
             except OSError:
                 continue
-        if any(needle in data for needle in needles):
+        if any(needle in data for needle in needles) and (keep is None or keep(module)):
             info = index.module_for(module)
             if info is not None:
                 found.append(info)

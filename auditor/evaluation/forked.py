@@ -1,0 +1,163 @@
+"""Evaluations shared with forked worker processes: the other cores.
+
+Evaluations are most of a cold run, and independent of each other. After the catalog, the
+parent forks `jobs - 1` workers, which inherit the parsed modules, the index and the catalog
+as they are (nothing is parsed again or sent on the way in). Each process claims the next
+group of evaluations from a shared counter; a group is the evaluations of one device pool,
+so their first builds stay shared (first_builds.py); larger groups are claimed first. A worker sends back each evaluation in
+the per-evaluation cache's entry format (the modules it read with their hashes, the files
+libcst rejected meanwhile, the evaluation dumped against its own pools), and which modules it
+parsed; the parent loads each entry as it loads one from the cache, whose tests check that a
+loaded evaluation reports byte for byte as the one computed. An evaluation that cannot be
+dumped, or that a worker failed or never finished, is evaluated in the parent, so the result
+does not depend on the workers (tests/test_forked.py).
+
+Only where `fork` exists and torch is not loaded in this process (its threads do not survive a
+fork; the audit never imports it, tests may).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import tempfile
+from typing import Any, Protocol
+
+from auditor import dtypes
+from auditor.frontend.parse import FileError, ParsedModule
+
+
+class RecordingEvaluator(Protocol):
+    """The per-evaluation cache's evaluator (incremental/evaluations.py)."""
+
+    def evaluate(self, device: Any, host: Any = None, site: Any = None) -> Any: ...
+
+    def recorded(self, device: Any, host: Any = None, site: Any = None) -> tuple[Any, Any]: ...
+
+    def reload(self, entry: Any, device: Any, host: Any = None, site: Any = None) -> Any: ...
+
+
+Task = tuple[Any, Any, Any]  # device class, host class or None, construction site or None
+
+
+def can_fork() -> bool:
+    """Whether workers can be forked here (POSIX, torch not loaded)."""
+    return hasattr(os, "fork") and "torch" not in sys.modules
+
+
+def evaluate_all(
+    tasks: list[Task], evaluator: RecordingEvaluator, parsed: list[ParsedModule], jobs: int
+) -> list[Any]:
+    """Each task's evaluation, in task order; in `jobs` processes where it pays."""
+    groups: dict[int, list[int]] = {}
+    for number, (device, _, _) in enumerate(tasks):
+        groups.setdefault(id(device), []).append(number)
+    # the largest groups first (those of more evaluations cost more), so that no process is
+    # left with a large one while the others are done
+    ordered = sorted(groups.values(), key=len, reverse=True)
+    workers = min(jobs, len(ordered)) - 1
+    if workers < 1 or not can_fork():
+        return [evaluator.evaluate(*task) for task in tasks]
+    dtypes.facts()  # known before forking: a worker never reads torch
+    counter = multiprocessing.get_context("fork").Value("i", 0)
+    started = [_fork(tasks, ordered, evaluator, parsed, counter) for _ in range(workers)]
+    done: dict[int, Any] = {}
+    try:
+        for group in _claims(counter, ordered):
+            for number in group:
+                done[number] = evaluator.evaluate(*tasks[number])
+        for pid, output in started:
+            _, status = os.waitpid(pid, 0)
+            _receive(output, status, tasks, evaluator, parsed, done)
+    finally:
+        for pid, output in started:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            output.close()
+    return [
+        done[number] if number in done else evaluator.evaluate(*task)
+        for number, task in enumerate(tasks)
+    ]
+
+
+def _claims(counter: Any, groups: list[list[int]]):
+    """The groups this process claims, one at a time, until none is left."""
+    while True:
+        with counter.get_lock():
+            claimed = counter.value
+            counter.value += 1
+        if claimed >= len(groups):
+            return
+        yield groups[claimed]
+
+
+def _fork(
+    tasks: list[Task],
+    groups: list[list[int]],
+    evaluator: RecordingEvaluator,
+    parsed: list[ParsedModule],
+    counter: Any,
+) -> tuple[int, Any]:
+    """A worker evaluating the groups it claims; its messages go to a temporary file (a pipe
+    would block it once full, while the parent is still evaluating)."""
+    output = tempfile.TemporaryFile()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid != 0:
+        return pid, output
+    code = 1
+    try:  # the worker: never returns, never runs the parent's exit handlers
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it; the parent reports
+        before = {module.display_path for module in parsed if module.is_parsed}
+        messages: list[tuple] = []
+        for group in _claims(counter, groups):
+            for number in group:
+                try:
+                    _, entry = evaluator.recorded(*tasks[number])
+                except Exception:  # noqa: BLE001 - the parent evaluates it and reports the error
+                    entry = None
+                messages.append((number, entry))
+        newly = {
+            module.display_path: module.rejection
+            for module in parsed
+            if module.is_parsed and module.display_path not in before
+        }
+        pickle.dump((messages, newly), output, protocol=pickle.HIGHEST_PROTOCOL)
+        output.flush()
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _receive(
+    output: Any,
+    status: int,
+    tasks: list[Task],
+    evaluator: RecordingEvaluator,
+    parsed: list[ParsedModule],
+    done: dict[int, Any],
+) -> None:
+    """Load what a worker that finished sent (a failed worker's groups stay to do)."""
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        return
+    output.seek(0)
+    try:
+        messages, newly = pickle.load(output)
+    except Exception:  # noqa: BLE001 - a worker's output cut short: evaluate its groups here
+        return
+    by_path = {module.display_path: module for module in parsed}
+    for path, rejection in newly.items():  # the whole result depends on the modules it parsed
+        module = by_path.get(path)
+        if module is not None:
+            module.parsed_elsewhere(rejection if isinstance(rejection, FileError) else None)
+    for number, entry in messages:
+        if entry is not None and number not in done:
+            loaded = evaluator.reload(entry, *tasks[number])
+            if loaded is not None:
+                done[number] = loaded

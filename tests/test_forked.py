@@ -1,0 +1,140 @@
+"""Evaluations in forked workers (auditor/evaluation/forked.py): an audit with two processes
+reads exactly as with one, whatever a worker does (fails, dies, holds what cannot be sent).
+
+Each check runs in a fresh interpreter: a worker is forked only where torch is not loaded,
+and this test process may have loaded it (the meta-device oracles)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+SCRIPT = """
+import json, os, signal, sys
+sys.path[:0] = [{tests!r}, {root!r}]
+from pathlib import Path
+from helpers import every_report
+from auditor.evaluation import forked
+from auditor.pipeline import audit
+from auditor.settings import load_settings
+
+parsed_sets = []  # the modules the whole result depends on (the cache's read set)
+from auditor.incremental.results import ResultStore
+real_save = ResultStore.save
+def save(self, parsed, result):
+    parsed_sets.append(sorted(m.display_path for m in parsed if m.is_parsed))
+    return real_save(self, parsed, result)
+ResultStore.save = save
+
+forks = []
+real_fork = forked._fork
+def counting_fork(*args):
+    forks.append(1)
+    return real_fork(*args)
+forked._fork = counting_fork
+
+how = {how!r}
+if how == "raises":  # every evaluation fails in the worker: the parent does them all
+    from auditor.incremental.evaluations import CachedEvaluations
+    real_recorded = CachedEvaluations.recorded
+    parent = os.getpid()
+    def recorded(self, *args):
+        if os.getpid() != parent:
+            raise RuntimeError("a worker's evaluation failed")
+        return real_recorded(self, *args)
+    CachedEvaluations.recorded = recorded
+elif how == "dies":  # the worker is killed before it sends anything
+    class Dying:
+        HIGHEST_PROTOCOL = forked.pickle.HIGHEST_PROTOCOL
+        load = staticmethod(forked.pickle.load)
+        @staticmethod
+        def dump(*args, **kwargs):
+            os.kill(os.getpid(), signal.SIGKILL)
+    forked.pickle = Dying
+elif how == "worker_does_all":  # the parent claims nothing: every evaluation is sent
+    real_claims = forked._claims
+    parent = os.getpid()
+    def claims(counter, groups):
+        return iter(()) if os.getpid() == parent else real_claims(counter, groups)
+    forked._claims = claims
+
+out = {{}}
+for name in {names!r}:
+    root = Path({fixtures!r}) / name
+    reports = []
+    for jobs in (1, 2):
+        settings = load_settings(None)
+        settings.respect_gitignore = False
+        result = audit([root], settings, jobs=jobs)
+        reports.append((every_report(result), result.files_indexed, parsed_sets[-1]))
+    out[name] = reports[0] == reports[1]
+print(json.dumps({{"same": out, "forks": len(forks), "torch": "torch" in sys.modules}}))
+"""
+
+
+def run_both_ways(names: list[str], how: str = "") -> dict:
+    """Audit each fixture with one and two processes in a fresh interpreter."""
+    script = SCRIPT.format(
+        tests=str(ROOT / "tests"), root=str(ROOT), fixtures=str(FIXTURES), names=names, how=how
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=900, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+EVERY_FIXTURE = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and p.name != "vllm")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="workers are forked")
+def test_every_fixture_reads_the_same_with_two_processes():
+    got = run_both_ways(EVERY_FIXTURE)
+    assert got["torch"] is False  # the audit never imports torch, so workers can be forked
+    assert got["forks"] > 0  # some fixture has two device pools' evaluations to share
+    assert [name for name, same in got["same"].items() if not same] == []
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="workers are forked")
+def test_evaluations_sent_by_a_worker_read_as_computed_here():
+    """The parent loads every evaluation, and knows every module the worker parsed."""
+    got = run_both_ways(EVERY_FIXTURE, "worker_does_all")
+    assert got["forks"] > 0
+    assert [name for name, same in got["same"].items() if not same] == []
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="workers are forked")
+@pytest.mark.parametrize("how", ["raises", "dies"])
+def test_a_worker_that_fails_leaves_its_evaluations_to_the_parent(how):
+    got = run_both_ways(["zero_config", "assembly_kwargs_buggy"], how)
+    assert got["forks"] > 0
+    assert got["same"] == {"zero_config": True, "assembly_kwargs_buggy": True}
+
+
+def test_one_process_where_torch_is_loaded(monkeypatch):
+    """Forking with torch's threads running is unsafe: the evaluations stay in this process."""
+    from auditor.evaluation import forked
+
+    monkeypatch.setitem(sys.modules, "torch", object())
+    assert forked.can_fork() is False
+    calls = []
+
+    class Evaluator:
+        def evaluate(self, device, host=None, site=None):
+            calls.append((device, host))
+            return (device, host)
+
+    tasks = [("d1", "h1", None), ("d2", "h2", None), ("d1", "h3", None)]
+    assert forked.evaluate_all(tasks, Evaluator(), [], jobs=2) == [
+        ("d1", "h1"),
+        ("d2", "h2"),
+        ("d1", "h3"),
+    ]
+    assert len(calls) == 3
