@@ -65,6 +65,28 @@ elif how == "worker_does_all":  # the parent claims nothing: every evaluation is
         return iter(()) if os.getpid() == parent else real_claims(counter, groups)
     forked._claims = claims
 
+if how == "cache":  # each way with a cache of its own: a cold run, then one pool file edited
+    import shutil, tempfile
+    from auditor.incremental.cache import Cache
+    out = {{}}
+    for jobs in (1, 2):
+        work = Path(tempfile.mkdtemp())
+        tree = work / "tree"
+        shutil.copytree(Path({fixtures!r}) / "zero_config", tree)
+        settings = load_settings(None)
+        settings.respect_gitignore = False
+        cache = Cache(work / "cache")
+        cold = every_report(audit([tree], settings, cache=cache, jobs=jobs))
+        stored = {{f: (f.stat().st_ino, f.stat().st_mtime_ns) for f in (work / "cache" / "evaluations").glob("*.json")}}
+        edited = tree / "renamed_buggy" / "kvstore" / "device.py"
+        edited.write_text(edited.read_text() + "\\n# edited\\n")
+        again = every_report(audit([tree], settings, cache=cache, jobs=jobs))
+        now = {{f: (f.stat().st_ino, f.stat().st_mtime_ns) for f in (work / "cache" / "evaluations").glob("*.json")}}
+        added = [f for f in now if stored.get(f) != now[f]]  # stored again: evaluated again
+        out[jobs] = [cold == again, len(stored), len(added)]
+    print(json.dumps({{"runs": out, "forks": len(forks), "torch": "torch" in sys.modules}}))
+    raise SystemExit
+
 out = {{}}
 for name in {names!r}:
     root = Path({fixtures!r}) / name
@@ -111,6 +133,18 @@ def test_evaluations_sent_by_a_worker_read_as_computed_here():
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="workers are forked")
+def test_workers_use_and_fill_the_evaluation_cache_as_one_process_does():
+    """Stored evaluations are taken before the workers start; what workers evaluate is stored
+    by the parent: after editing one pool file, the same few evaluations run again."""
+    got = run_both_ways([], "cache")
+    assert got["forks"] > 0
+    one, two = got["runs"]["1"], got["runs"]["2"]
+    assert one[0] and two[0]  # the edit is a comment: the same reports
+    assert one[1] == two[1] > 0  # every evaluation stored, with or without workers
+    assert one[2] == two[2] and 0 < two[2] < two[1]  # only what read the edited file again
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="workers are forked")
 @pytest.mark.parametrize("how", ["raises", "dies"])
 def test_a_worker_that_fails_leaves_its_evaluations_to_the_parent(how):
     got = run_both_ways(["zero_config", "assembly_kwargs_buggy"], how)
@@ -127,6 +161,9 @@ def test_one_process_where_torch_is_loaded(monkeypatch):
     calls = []
 
     class Evaluator:
+        def cached(self, device, host=None, site=None):
+            return None
+
         def evaluate(self, device, host=None, site=None):
             calls.append((device, host))
             return (device, host)

@@ -36,6 +36,8 @@ class RecordingEvaluator(Protocol):
 
     def evaluate(self, device: Any, host: Any = None, site: Any = None) -> Any: ...
 
+    def cached(self, device: Any, host: Any = None, site: Any = None) -> Any: ...
+
     def recorded(self, device: Any, host: Any = None, site: Any = None) -> tuple[Any, Any]: ...
 
     def reload(self, entry: Any, device: Any, host: Any = None, site: Any = None) -> Any: ...
@@ -53,21 +55,49 @@ def evaluate_all(
     tasks: list[Task], evaluator: RecordingEvaluator, parsed: list[ParsedModule], jobs: int
 ) -> list[Any]:
     """Each task's evaluation, in task order; in `jobs` processes where it pays."""
+    done: dict[int, Any] = {}
+    for number, task in enumerate(tasks):  # the cache's first: a worker would not look
+        stored = evaluator.cached(*task)
+        if stored is not None:
+            done[number] = stored
     groups: dict[int, list[int]] = {}
     for number, (device, _, _) in enumerate(tasks):
-        groups.setdefault(id(device), []).append(number)
+        if number not in done:
+            groups.setdefault(id(device), []).append(number)
     # the largest groups first (those of more evaluations cost more), so that no process is
     # left with a large one while the others are done
     ordered = sorted(groups.values(), key=len, reverse=True)
     workers = min(jobs, len(ordered)) - 1
-    if workers < 1 or not can_fork():
-        return [evaluator.evaluate(*task) for task in tasks]
-    dtypes.facts()  # known before forking: a worker never reads torch
-    counter = multiprocessing.get_context("fork").Value("i", 0)
-    started = [_fork(tasks, ordered, evaluator, parsed, counter) for _ in range(workers)]
-    done: dict[int, Any] = {}
+    if workers >= 1 and can_fork():
+        dtypes.facts()  # known before forking: a worker never reads torch
+        try:
+            counter = multiprocessing.get_context("fork").Value("i", 0)
+        except (OSError, ValueError, ImportError):  # no shared memory here: one process
+            counter = None
+        if counter is not None:
+            _share(tasks, ordered, evaluator, parsed, counter, workers, done)
+    return [done[n] if n in done else evaluator.evaluate(*task) for n, task in enumerate(tasks)]
+
+
+def _share(
+    tasks: list[Task],
+    groups: list[list[int]],
+    evaluator: RecordingEvaluator,
+    parsed: list[ParsedModule],
+    counter: Any,
+    workers: int,
+    done: dict[int, Any],
+) -> None:
+    """Evaluate the groups with `workers` forked processes beside this one (any left undone
+    is evaluated by the caller)."""
+    started: list[tuple[int, Any]] = []
     try:
-        for group in _claims(counter, ordered):
+        for _ in range(workers):
+            try:
+                started.append(_fork(tasks, groups, evaluator, parsed, counter))
+            except OSError:  # no process or temporary file to spare: fewer workers
+                break
+        for group in _claims(counter, groups):
             for number in group:
                 done[number] = evaluator.evaluate(*tasks[number])
         for pid, output in started:
@@ -79,10 +109,6 @@ def evaluate_all(
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
             output.close()
-    return [
-        done[number] if number in done else evaluator.evaluate(*task)
-        for number, task in enumerate(tasks)
-    ]
 
 
 def _claims(counter: Any, groups: list[list[int]]):
@@ -108,7 +134,11 @@ def _fork(
     output = tempfile.TemporaryFile()
     sys.stdout.flush()
     sys.stderr.flush()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        output.close()
+        raise
     if pid != 0:
         return pid, output
     code = 1

@@ -93,7 +93,25 @@ class CachedEvaluations:
     ) -> Evaluation:
         if not self.cache.enabled:
             return self.evaluator.evaluate(device, host, site)
-        key = key_of(
+        stored = self.cached(device, host, site)
+        if stored is not None:
+            return stored
+        evaluation, entry = self.recorded(device, host, site)
+        if entry is not None:
+            self.cache.put("evaluations", self._key(device, host, site), entry)
+        return evaluation
+
+    def cached(
+        self, device: ClassInfo, host: ClassInfo | None = None, site: ConstructionSite | None = None
+    ) -> Evaluation | None:
+        """The evaluation stored while no module it read has changed, if any."""
+        if not self.cache.enabled:
+            return None
+        stored = self.cache.get("evaluations", self._key(device, host, site))
+        return self._load(stored, device, host, site)
+
+    def _key(self, device: ClassInfo, host: ClassInfo | None, site: ConstructionSite | None) -> str:
+        return key_of(
             self.base_key,
             [
                 [cls.module.path, cls.qualname] if cls is not None else None
@@ -102,13 +120,6 @@ class CachedEvaluations:
             site.key() if site is not None else None,
             self.evaluator.roles.key(device, host, site.host if site is not None else None),
         )
-        stored = self._load(self.cache.get("evaluations", key), device, host, site)
-        if stored is not None:
-            return stored
-        evaluation, entry = self.recorded(device, host, site)
-        if entry is not None:
-            self.cache.put("evaluations", key, entry)
-        return evaluation
 
     def recorded(
         self, device: ClassInfo, host: ClassInfo | None = None, site: ConstructionSite | None = None
@@ -151,8 +162,12 @@ class CachedEvaluations:
         site: ConstructionSite | None = None,
     ) -> Evaluation | None:
         """The evaluation of an entry this run's worker just made (no module changed since;
-        a file this process found rejected meanwhile is no reason to refuse it)."""
-        return self._load(entry, device, host, site, fresh=True)
+        a file this process found rejected meanwhile is no reason to refuse it), stored as
+        this process stores its own."""
+        evaluation = self._load(entry, device, host, site, fresh=True)
+        if evaluation is not None and self.cache.enabled:
+            self.cache.put("evaluations", self._key(device, host, site), entry)
+        return evaluation
 
     def _load(
         self,
