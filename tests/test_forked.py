@@ -7,6 +7,7 @@ and this test process may have loaded it (the meta-device oracles)."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,7 +88,7 @@ if how == "cache":  # each way with a cache of its own: a cold run, then one poo
     print(json.dumps({{"runs": out, "forks": len(forks), "torch": "torch" in sys.modules}}))
     raise SystemExit
 
-out = {{}}
+out, errors = {{}}, {{}}
 for name in {names!r}:
     root = Path({fixtures!r}) / name
     reports = []
@@ -97,7 +98,9 @@ for name in {names!r}:
         result = audit([root], settings, jobs=jobs)
         reports.append((every_report(result), result.files_indexed, parsed_sets[-1]))
     out[name] = reports[0] == reports[1]
-print(json.dumps({{"same": out, "forks": len(forks), "torch": "torch" in sys.modules}}))
+    errors[name] = reports[0][0].count(": E902 ")
+print(json.dumps({{"same": out, "forks": len(forks), "torch": "torch" in sys.modules,
+                  "errors": errors}}))
 """
 
 
@@ -130,6 +133,31 @@ def test_evaluations_sent_by_a_worker_read_as_computed_here():
     got = run_both_ways(EVERY_FIXTURE, "worker_does_all")
     assert got["forks"] > 0
     assert [name for name, same in got["same"].items() if not same] == []
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="workers are forked")
+def test_a_module_a_worker_finds_broken_is_reported_once(tmp_path):
+    """A device pool reads a constant from a module the pre-filter skipped, whose syntax is
+    broken: the worker evaluating the pair finds it (E902), the parent reports it as one
+    process would."""
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "incident_buggy", tree)
+    pool = tree / "sglang" / "srt" / "mem_cache" / "memory_pool.py"
+    text = pool.read_text()
+    marker = "        self.kv_lora_rank = kv_lora_rank\n"
+    assert marker in text
+    pool.write_text(
+        text.replace(
+            marker,
+            marker + "        from sglang.srt.mem_cache.widths import WIDTH\n"
+            "        self.extra_width = WIDTH\n",
+        )
+    )
+    (pool.parent / "widths.py").write_text("WIDTH = (8\n")
+    got = run_both_ways([str(tree)], "worker_does_all")
+    assert got["forks"] > 0
+    assert got["same"] == {str(tree): True}
+    assert got["errors"] == {str(tree): 1}
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="workers are forked")
