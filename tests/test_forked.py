@@ -53,12 +53,12 @@ if how == "raises":  # every evaluation fails in the worker: the parent does the
     CachedEvaluations.recorded = recorded
 elif how == "dies":  # the worker is killed before it sends anything
     class Dying:
-        HIGHEST_PROTOCOL = forked.pickle.HIGHEST_PROTOCOL
-        load = staticmethod(forked.pickle.load)
+        loads = staticmethod(forked.json.loads)
         @staticmethod
-        def dump(*args, **kwargs):
+        def dumps(*args, **kwargs):
             os.kill(os.getpid(), signal.SIGKILL)
-    forked.pickle = Dying
+    forked.json = Dying
+
 elif how == "worker_does_all":  # the parent claims nothing: every evaluation is sent
     real_claims = forked._claims
     parent = os.getpid()

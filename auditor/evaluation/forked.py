@@ -5,9 +5,9 @@ parent forks `jobs - 1` workers, which inherit the parsed modules, the index and
 as they are (nothing is parsed again or sent on the way in). Each process claims the next
 group of evaluations from a shared counter; a group is the evaluations of one device pool,
 so their first builds stay shared (first_builds.py); larger groups are claimed first. A worker sends back each evaluation in
-the per-evaluation cache's entry format (the modules it read with their hashes, the files
-libcst rejected meanwhile, the evaluation dumped against its own pools), and which modules it
-parsed; the parent loads each entry as it loads one from the cache, whose tests check that a
+the per-evaluation cache's entry format, JSON (the modules it read with their hashes, the
+files libcst rejected meanwhile, the evaluation dumped against its own pools), and which modules
+it parsed; the parent loads each entry as it loads one from the cache, whose tests check that a
 loaded evaluation reports byte for byte as the one computed. An evaluation that cannot be
 dumped, or that a worker failed or never finished, is evaluated in the parent, so the result
 does not depend on the workers (tests/test_forked.py).
@@ -19,9 +19,9 @@ fork; the audit never imports it, tests may).
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
-import pickle
 import signal
 import sys
 import tempfile
@@ -145,20 +145,20 @@ def _fork(
     try:  # the worker: never returns, never runs the parent's exit handlers
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it; the parent reports
         before = {module.display_path for module in parsed if module.is_parsed}
-        messages: list[tuple] = []
+        messages: list[str] = []  # each `[number, entry]` as JSON (entry null: not sent)
         for group in _claims(counter, groups):
             for number in group:
                 try:
                     _, entry = evaluator.recorded(*tasks[number])
+                    messages.append(json.dumps([number, entry], allow_nan=False))
                 except Exception:  # noqa: BLE001 - the parent evaluates it and reports the error
-                    entry = None
-                messages.append((number, entry))
+                    messages.append(json.dumps([number, None]))
         newly = {
-            module.display_path: module.rejection
+            module.display_path: _error_fields(module.rejection)
             for module in parsed
             if module.is_parsed and module.display_path not in before
         }
-        pickle.dump((messages, newly), output, protocol=pickle.HIGHEST_PROTOCOL)
+        output.write(f"[[{','.join(messages)}],{json.dumps(newly)}]".encode())
         output.flush()
         code = 0
     finally:
@@ -177,17 +177,39 @@ def _receive(
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         return
     output.seek(0)
-    try:
-        messages, newly = pickle.load(output)
+    try:  # JSON, as the cache's entries: data, never code
+        messages, newly = json.loads(output.read())
+        assert isinstance(messages, list) and isinstance(newly, dict)
     except Exception:  # noqa: BLE001 - a worker's output cut short: evaluate its groups here
         return
     by_path = {module.display_path: module for module in parsed}
-    for path, rejection in newly.items():  # the whole result depends on the modules it parsed
+    for path, fields in newly.items():  # the whole result depends on the modules it parsed
         module = by_path.get(path)
         if module is not None:
-            module.parsed_elsewhere(rejection if isinstance(rejection, FileError) else None)
-    for number, entry in messages:
-        if entry is not None and number not in done:
-            loaded = evaluator.reload(entry, *tasks[number])
+            module.parsed_elsewhere(_error_from(path, fields))
+    for message in messages:
+        if not isinstance(message, list) or len(message) != 2:
+            continue
+        number, entry = message
+        if type(number) is int and 0 <= number < len(tasks) and number not in done:
+            loaded = evaluator.reload(entry, *tasks[number]) if entry is not None else None
             if loaded is not None:
                 done[number] = loaded
+
+
+def _error_fields(error: FileError | None) -> list | None:
+    """A module's rejection as JSON (None: libcst parsed it)."""
+    return None if error is None else [error.line, error.column, error.message]
+
+
+def _error_from(path: str, fields: object) -> FileError | None:
+    """The rejection a worker sent, if it is one."""
+    if (
+        isinstance(fields, list)
+        and len(fields) == 3
+        and type(fields[0]) is int
+        and type(fields[1]) is int
+        and isinstance(fields[2], str)
+    ):
+        return FileError(path, fields[0], fields[1], fields[2])
+    return None
