@@ -1,16 +1,17 @@
 """Evaluations shared with forked worker processes: the other cores.
 
 Evaluations are most of a cold run, and independent of each other. After the catalog, the
-parent forks `jobs - 1` workers, which inherit the parsed modules, the index and the catalog
-as they are (nothing is parsed again or sent on the way in). Each process claims the next
-group of evaluations from a shared counter; a group is the evaluations of one device pool,
-so their first builds stay shared (first_builds.py); larger groups are claimed first. A worker sends back each evaluation in
-the per-evaluation cache's entry format, JSON (the modules it read with their hashes, the
-files libcst rejected meanwhile, the evaluation dumped against its own pools), and which modules
-it parsed; the parent loads each entry as it loads one from the cache, whose tests check that a
-loaded evaluation reports byte for byte as the one computed. An evaluation that cannot be
-dumped, or that a worker failed or never finished, is evaluated in the parent, so the result
-does not depend on the workers (tests/test_forked.py).
+parent takes what the cache holds, then forks `jobs - 1` workers, which inherit the parsed
+modules, the index and the catalog as they are (nothing is parsed again or sent on the way
+in). Each process claims the next group of evaluations from a shared counter; a group is the
+evaluations of one device pool, so their first builds stay shared (first_builds.py); larger
+groups are claimed first. A worker sends back each evaluation in the per-evaluation cache's
+entry format, as JSON (the modules it read with their hashes, the files libcst rejected
+meanwhile, the evaluation dumped against its own pools), and which modules it parsed; the
+parent loads each entry as it loads one from the cache (whose tests check that a loaded
+evaluation reports byte for byte as the one computed) and stores it there. An evaluation that
+cannot be dumped, or that a worker failed or never finished, is evaluated in the parent, so
+the result does not depend on the workers (tests/test_forked.py).
 
 Only where `fork` exists and torch is not loaded in this process (its threads do not survive a
 fork; the audit never imports it, tests may).
