@@ -192,7 +192,7 @@ def test_one_process_where_torch_is_loaded(monkeypatch):
         def cached(self, device, host=None, site=None):
             return None
 
-        def evaluate(self, device, host=None, site=None):
+        def computed(self, device, host=None, site=None):
             calls.append((device, host))
             return (device, host)
 

@@ -35,7 +35,7 @@ from auditor.frontend.parse import FileError, ParsedModule
 class RecordingEvaluator(Protocol):
     """The per-evaluation cache's evaluator (incremental/evaluations.py)."""
 
-    def evaluate(self, device: Any, host: Any = None, site: Any = None) -> Any: ...
+    def computed(self, device: Any, host: Any = None, site: Any = None) -> Any: ...
 
     def cached(self, device: Any, host: Any = None, site: Any = None) -> Any: ...
 
@@ -77,7 +77,7 @@ def evaluate_all(
             counter = None
         if counter is not None:
             _share(tasks, ordered, evaluator, parsed, counter, workers, done)
-    return [done[n] if n in done else evaluator.evaluate(*task) for n, task in enumerate(tasks)]
+    return [done[n] if n in done else evaluator.computed(*task) for n, task in enumerate(tasks)]
 
 
 def _share(
@@ -100,7 +100,7 @@ def _share(
                 break
         for group in _claims(counter, groups):
             for number in group:
-                done[number] = evaluator.evaluate(*tasks[number])
+                done[number] = evaluator.computed(*tasks[number])
         for pid, output in started:
             _, status = os.waitpid(pid, 0)
             _receive(output, status, tasks, evaluator, parsed, done)

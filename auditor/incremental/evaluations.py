@@ -94,8 +94,14 @@ class CachedEvaluations:
         if not self.cache.enabled:
             return self.evaluator.evaluate(device, host, site)
         stored = self.cached(device, host, site)
-        if stored is not None:
-            return stored
+        return stored if stored is not None else self.computed(device, host, site)
+
+    def computed(
+        self, device: ClassInfo, host: ClassInfo | None = None, site: ConstructionSite | None = None
+    ) -> Evaluation:
+        """The evaluation computed here (the cache already looked in), and stored."""
+        if not self.cache.enabled:
+            return self.evaluator.evaluate(device, host, site)
         evaluation, entry = self.recorded(device, host, site)
         if entry is not None:
             self.cache.put("evaluations", self._key(device, host, site), entry)
