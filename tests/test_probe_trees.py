@@ -46,13 +46,15 @@ BUGGY = {
     "probe19/p10": {("LA003", "scales")},  # a buffer the two sides switch by different keys
     "probe20/p03": {("LA001", "rope")},  # plain-dict configs, a default dict at the site
     "probe20/p07": {("LA001", "kv_rows")},  # a flag honoured by the sender only
+    "probe20/p02": {("LA001", "cpu_cache")},  # swap space of a GiB budget, a foreign shape
+    "probe20/p08": {("LA001", "pages")},  # a spill pool built by `from_device(cache)`
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
     *(f"probe17/{n}" for n in ["p01", "p02f", "p04", "p06f", "p09f"]),
     *(f"probe18/{n}" for n in ["p01", "p02f", "p03", "p04", "p05f", "p08f", "p09f", "p10"]),
     *(f"probe19/{n}" for n in ["p01", "p04", "p05f", "p09f", "p10f"]),
-    *(f"probe20/{n}" for n in ["p03f", "p07f"]),
+    *(f"probe20/{n}" for n in ["p02f", "p03f", "p07f", "p08f"]),
 ]
 
 

@@ -205,3 +205,72 @@ def test_layers_counted_as_a_list_length_are_built_as_ids(tmp_path, capsys, widt
     assert summary["unresolved"] == 0
     found = [(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]]
     assert found == ([("LA001", "pool")] if bug else [])
+
+
+DERIVED = """
+    import torch
+
+
+    class RingCache:
+        def __init__(self, n_layer=4, n_head=2, d_head=16, n_slot=64, dt=torch.float16, device="cpu"):
+            self.n_layer = n_layer
+            self.n_head = n_head
+            self.d_head = d_head
+            self.n_slot = n_slot
+            self.dt = dt
+            self.ring = torch.empty(n_layer, n_slot, 2 * n_head * d_head, dtype=dt, device=device)
+
+
+    class StagingRing:
+        def __init__(self, n_layer=4, n_head=2, d_head=16, n_slot=64, dt=torch.float16, device="cpu"):
+            self.n_slot = n_slot
+            self.ring = torch.empty(n_layer, n_slot, WIDTH, dtype=dt, device=device)
+
+        @classmethod
+        def mirror_of(cls, ring: RingCache, n_slot: int, device="cpu"):
+            return cls(n_layer=ring.n_layer, n_head=ring.n_head, d_head=ring.d_head,
+                       n_slot=n_slot, dt=ring.dt, device=device)
+
+
+    def make(device="cpu", staging="cpu", spare=256):
+        ring = RingCache(device=device)
+        BUILD
+        return ring, staging
+"""
+
+THROUGH_CLASSMETHOD = "staging = StagingRing.mirror_of(ring, spare, device=staging)"
+DIRECTLY = "staging = StagingRing(ring.n_layer, ring.n_head, ring.d_head, spare, ring.dt, staging)"
+
+
+@pytest.mark.parametrize("build", [THROUGH_CLASSMETHOD, DIRECTLY])
+@pytest.mark.parametrize("width, bug", [("2 * n_head * d_head", False), ("n_head * d_head", True)])
+def test_a_pool_built_from_another_pools_attributes_is_its_mirror(
+    tmp_path, capsys, monkeypatch, build, width, bug
+):
+    """Neither class takes the other, and the two calls share no argument: the second pool is
+    given the first one's attributes (`ring.n_head`, ...), directly or through a classmethod
+    returning `cls(...)`. Checked against the tree's own `make()` on the meta device."""
+    source = DERIVED.replace("WIDTH", width).replace("BUILD", build)
+    write_tree(tmp_path, {"rc/__init__.py": "", "rc/pools.py": source})
+    report = audit(tmp_path, capsys)
+    summary = report["summary"]
+    assert summary["pairs"] == summary["pairs_compared"] == 1 and summary["unresolved"] == 0
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [n for n in sys.modules if n == "rc" or n.startswith("rc.")]:
+        monkeypatch.delitem(sys.modules, name)
+    ring, staging = importlib.import_module("rc.pools").make(device="meta", staging="meta")
+    for name in [n for n in sys.modules if n == "rc" or n.startswith("rc.")]:
+        monkeypatch.delitem(sys.modules, name)
+    host = staging.ring.nbytes // (staging.n_slot * ring.n_layer)
+    device = ring.ring.nbytes // (ring.n_slot * ring.n_layer)
+    assert (host != device) is bug
+    if bug:
+        [finding] = report["findings"]
+        assert finding["code"] == "LA001" and finding["pairing_evidence"]["kind"] == "sibling"
+        assert f"{host} B/token/layer vs {device} B/token/layer" in finding["message"]
+    else:
+        assert report["findings"] == [] and report["exit"] == 0
+    main([str(tmp_path), "--no-cache", "--isolated", "--show-pairs"])
+    text = capsys.readouterr().out
+    assert "StagingRing <- RingCache: siblings" in text
+    assert "built from RingCache's attributes (ring.d_head, ring.dt, ring.n_head)" in text

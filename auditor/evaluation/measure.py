@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.dtypes import dtype_name, itemsize
+from auditor.frontend.behaviour import says_tokens_per_block
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.values import Instance, Tensor, Unknown, UnknownAllocation, is_unknown
 from auditor.location import Location
@@ -332,17 +333,35 @@ def _per_held_row(
         (n for n in token_names if all(_tokens_per_block(b[0].attrs.get(n)) for b in builds)),
         None,
     )
-    if attribute is None or _IN_BLOCKS.search(attribute) or len({n for _, n in counts}) < 2:
+    if attribute is None or len({n for _, n in counts}) < 2:
         return None
+    held = f"self.{attribute}"
+    per_row = [1] * len(builds)
+    if _IN_BLOCKS.search(attribute):
+        # rows of blocks: as many tokens each as the block size it keeps (`self.block_size`)
+        block = next(
+            (
+                name
+                for name in sorted(builds[0][0].attrs)
+                if says_tokens_per_block(name)
+                and all(_tokens_per_block(b[0].attrs.get(name)) for b in builds)
+            ),
+            None,
+        )
+        if block is None:
+            return None
+        per_row = [b[0].attrs[block] for b in builds]
+        held = f"self.{attribute} x self.{block} tokens"
     quotients = set()
-    for total, (rows, layers) in zip(totals, counts):
+    for total, (rows, layers), tokens in zip(totals, counts, per_row):
+        rows *= tokens
         if total % (rows * layers):
             return None
         quotients.add(total // (rows * layers))
     if len(quotients) != 1:  # (0 where the buffer is empty at this point: `d // g` with d < g)
         return None
     note = (
-        f"; per row held (self.{attribute}, which does not follow the token count the pool is "
+        f"; per row held ({held}, which does not follow the token count the pool is "
         "built with): bytes / (rows x layers), the same at every build"
     )
     return quotients.pop(), note

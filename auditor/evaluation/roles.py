@@ -96,7 +96,8 @@ class RoleBook:
         if params is None:
             return None
         if not self.named(cls):  # what its helpers read off its config (`latent_row(cfg)`)
-            functions = shape_methods(functions)  # `torch.zeros(self.page_shape())`
+            # `torch.zeros(self.page_shape())`, `GpuCache.get_kv_cache_shape(n, ...)`
+            functions = shape_methods(functions, self._foreign_shapes(cls, functions))
             functions = functions + self._helpers(cls, functions, params)
         facts = read_facts(functions, params, dtype_names)
         if self.named(cls):  # the pack describes its engine's flags: only those that allocate
@@ -109,6 +110,44 @@ class RoleBook:
             if not self.named(cls):
                 self._helper_flags(cls, each)
         return read
+
+    def _foreign_shapes(self, cls: ClassInfo, functions: list) -> list[ast.FunctionDef]:
+        """Staticmethods of other classes of the audited tree, called by the class's name
+        (`GpuBlockCache.get_kv_cache_shape(self.num_blocks, ...)` in a swap space): where they
+        only return a tuple, a shape the class allocates (behaviour.shape_methods)."""
+        found: list[ast.FunctionDef] = []
+        seen: set[tuple[str, str]] = set()
+        mro = cls.mro()
+        for function in functions:
+            for node in ast.walk(function):
+                if not (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id not in ("self", "cls")
+                ):
+                    continue
+                key = (node.func.value.id, node.func.attr)
+                if key in seen:
+                    continue
+                seen.add(key)
+                owner = next(
+                    (
+                        named
+                        for module in self._modules(cls)
+                        if isinstance(named := self.index.resolve_static(module, key[0]), ClassInfo)
+                    ),
+                    None,
+                )
+                method = owner.find_method(key[1]) if owner is not None else None
+                if method is None or method.owner in mro or "staticmethod" not in method.decorators:
+                    continue
+                tree = cpython_tree(method.module, self.trees)
+                klass = class_node(tree, method.owner) if tree is not None else None
+                node_found = def_node(klass.body, key[1]) if klass is not None else None
+                if node_found is not None:
+                    found.append(node_found)
+        return found
 
     def _helpers(self, cls: ClassInfo, functions: list, params: list) -> list:
         """The plain functions of the audited tree the class's methods call with a parameter
@@ -349,7 +388,10 @@ class RoleBook:
         """A pool read through its config objects: its token count, when an object's attribute
         (or, `widened`, always), must be named for tokens (`max_tokens`, `num_gpu_blocks`), the
         evidence of a per-layer allocation over a config field being weaker than over a
-        parameter (SGLang's speculative workers loop over `speculative_num_steps`)."""
+        parameter (SGLang's speculative workers loop over `speculative_num_steps`); or its
+        rows must be what a byte budget holds (measured per row held)."""
+        if roles.tokens is None and roles.budget:
+            return True  # as many rows as a byte budget read off it holds (`swap_space_gib`)
         tokens = roles.tokens or ""
         if not widened and "." not in tokens:
             return True

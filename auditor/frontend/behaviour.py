@@ -25,8 +25,9 @@ ALLOCATORS = frozenset(
 )
 # names that say "a count of tokens" / "of layers" / "tokens per block"; hints for ties only
 _TOKEN_HINT = re.compile(
-    r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|rows$|entries$|(pool|cache|buffer)_size$)"
-)
+    r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|rows$|entries$|(pool|cache|buffer)_size$"
+    r"|(^|_)n_(slot|row|entry|block|page|ctx|seq)$|(seq|context|ctx)_len(gth)?$)"
+)  # singular after `n_` (llama.cpp's `n_ctx`, `n_slot`; `row` alone is a width), lengths
 UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
 _LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
@@ -137,6 +138,7 @@ class Roles:
     evidence: str = ""
     count_attribute: str | None = None  # a host's own token count, `self.<this>`
     start: str | None = None  # `start_layer` of `range(start_layer, end_layer)`: built at 0
+    budget: bool = False  # its rows are as many as a byte budget holds (measured per row)
 
 
 def params_of(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Param]:
@@ -228,6 +230,18 @@ def _length_of(node: ast.AST | None) -> ast.expr | None:
     return None
 
 
+def _sequence_copy(node: ast.AST | None) -> ast.expr | None:
+    """`x` of `list(x)`, `tuple(x)`, `sorted(x)`: as long as `x`."""
+    if (
+        isinstance(node, ast.Call)
+        and _dotted(node.func) in ("list", "tuple", "sorted")
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return node.args[0]
+    return None
+
+
 def _read_off(node: ast.AST) -> ast.Attribute | None:
     """The attribute a value is read as: `cfg.num_layers`, or the method of a method read."""
     return node if isinstance(node, ast.Attribute) else method_read(node)
@@ -273,8 +287,13 @@ class _Flow:
                     self.tuples.setdefault(keys[0], list(value.elts))
                 if _opaque_call(value):
                     self.opaque.update(k for k in keys if k is not None)
-                if _read_off(value) is not None and _key(target) is not None:
-                    # `n = cfg.get_num_layers()`, `self.n = cfg.n_layers` too
+                if _key(target) is not None and (
+                    _read_off(value) is not None
+                    or _length_of(value) is not None
+                    or _sequence_copy(value) is not None
+                ):
+                    # `n = cfg.get_num_layers()`, `self.n = cfg.n_layers`, `n = len(ids)`,
+                    # `self.ids = list(ids)` too
                     self.paths.setdefault(_key(target) or "", value)
                 for key in keys:
                     if key is None or key in params:
@@ -417,7 +436,8 @@ def dtype_constants(tree: ast.Module) -> frozenset[str]:
 
 def dtype_table_keys(tree: ast.Module, name: str) -> tuple[str, ...] | None:
     """The string keys of a module-level dict literal `name` whose values are torch dtypes
-    (`{"half": torch.float16, "fp8": torch.float8_e4m3fn}`), else None."""
+    (`{"half": torch.float16, "fp8": torch.float8_e4m3fn}`), else None; one key per dtype
+    (`"half"` and `"float16"` give one layout: the second would only multiply the points)."""
     for node in tree.body:
         if (
             isinstance(node, (ast.Assign, ast.AnnAssign))
@@ -430,7 +450,10 @@ def dtype_table_keys(tree: ast.Module, name: str) -> tuple[str, ...] | None:
                 and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys)
                 and all(_is_torch_dtype(v) for v in node.value.values)
             ):
-                return tuple(k.value for k in keys)  # type: ignore[union-attr]
+                first: dict[str, str] = {}
+                for key, value in zip(keys, node.value.values):
+                    first.setdefault(ast.unparse(value), key.value)  # type: ignore[union-attr]
+                return tuple(first.values())
     return None
 
 
@@ -451,6 +474,7 @@ def read_facts(
     facts.own = {k[5:] for k in flow.sources if k.startswith("self.")}
     for function in functions:
         _visit(function, flow, facts, [])
+        held: set[str] = set()  # locals set to allocations (`kv = torch.empty(...)`)
         for node in ast.walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 if any(_is_allocation(n) for n in ast.walk(node.value)):
@@ -458,12 +482,18 @@ def read_facts(
                     facts.allocated |= {
                         k[5:] for t in targets if (k := _key(t) or "").startswith("self.")
                     }
-            elif (  # self.x.append(torch.zeros(...))
+                    held |= {t.id for t in targets if isinstance(t, ast.Name)}
+        for node in ast.walk(function):
+            if (  # self.x.append(torch.zeros(...)), or of a local holding one
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "append"
                 and (_key(node.func.value) or "").startswith("self.")
-                and any(_is_allocation(n) for a in node.args for n in ast.walk(a))
+                and any(
+                    _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
+                    for a in node.args
+                    for n in ast.walk(a)
+                )
             ):
                 facts.allocated.add((_key(node.func.value) or "")[5:])
     return facts
@@ -666,15 +696,16 @@ class _CallsInlined(ast.NodeTransformer):
         return ast.copy_location(value, node) if value is not None else node
 
 
-def shape_methods(functions: list[ast.AST]) -> list[ast.AST]:
+def shape_methods(functions: list[ast.AST], others: list[ast.AST] = ()) -> list[ast.AST]:
     """The functions with each call of one of them that only returns a tuple (a shape:
     `def page_shape(self): return (self.num_layers, self.num_pages, ...)`, a backend's
     `get_kv_cache_shape(num_blocks, ...)` staticmethod) through `self.`, `cls.` or a class
     name replaced by that tuple, its parameters by the arguments passed: the allocation's
     dimensions are then seen where it is made. The first definition of a name wins (the
-    functions come in MRO order). Copies of those that have any, the others as they are."""
+    functions come in MRO order; `others`, staticmethods of other classes, after them).
+    Copies of those that have any, the others as they are."""
     shapes: dict[str, ast.FunctionDef] = {}
-    for function in functions:
+    for function in [*functions, *others]:
         if isinstance(function, ast.FunctionDef) and function.name not in shapes:
             value = _single_return(function)
             if isinstance(value, (ast.Tuple, ast.List)):
@@ -962,6 +993,11 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     leading = flow.path(first) if first is not None else None
     if _length_of(leading) is not None:  # `len(params.layer_ids)`: one row per id listed
         leading = flow.path(_length_of(leading))
+        for _ in range(3):  # `self.layer_ids = list(layer_ids)`: as long as what it copies
+            copy = _sequence_copy(leading)
+            if copy is None:
+                break
+            leading = flow.path(copy)
         facts.lengths |= flow.copied(leading) | {ast.unparse(leading)}
     read = _read_off(leading) if leading is not None else None
     if len(shape) >= 3 and read is not None and flow.roots(read):
@@ -1140,8 +1176,12 @@ def _note_dtype_compare(node: ast.Compare, flow: _Flow, facts: Facts) -> None:
 
 def _count_like(param: Param, facts: Facts) -> bool:
     """Could this parameter hold a count (an int, or not annotated and no attribute of it is
-    read)?"""
-    if param.name in facts.read_attributes:
+    read, nor does it choose a dtype: `TABLE.get(cfg.cache_dtype)` names no count)?"""
+    if param.name in facts.read_attributes or param.name in facts.dtype_params:
+        return False
+    if facts.tables.get(param.name) or param.name in facts.dtype_names_params:
+        return False
+    if facts.flags.get(param.name) and all(isinstance(v, str) for v in facts.flags[param.name]):
         return False
     if param.annotation is None:
         return param.default is None or re.fullmatch(r"-?\d+|None", param.default) is not None
@@ -1248,7 +1288,8 @@ def _tokens_along(
     if tokens is None and len(attributes) == 1 and layers in facts.params:
         if layers not in counts or budgets:  # a host (its own count, computed from its
             (attribute,) = attributes  # device), or a pool sized by a byte budget
-            return Roles(None, layers, None, f"tokens along self.{attribute}", attribute)
+            evidence = f"tokens along self.{attribute}"
+            return Roles(None, layers, None, evidence, attribute, budget=bool(budgets))
     if tokens is None or tokens == layers:
         return None
     block = None
@@ -1285,6 +1326,11 @@ def names_a_count(name: str) -> bool:
     any pool has, so no evidence of whose figures a class copies."""
     last = name.rpartition(".")[2]
     return says_tokens(last) or bool(_BLOCK_HINT.search(last)) or "layer" in last
+
+
+def says_tokens_per_block(name: str) -> bool:
+    """Does a name (its last attribute) say tokens per block (`block_size`, `page_len`)?"""
+    return bool(_BLOCK_HINT.search(name.rpartition(".")[2]))
 
 
 def says_tokens(name: str) -> bool:

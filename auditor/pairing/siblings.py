@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import ast
 import itertools
+import textwrap
 from collections.abc import Iterator
+
+import libcst as cst
 
 from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.roles import RoleBook
@@ -25,8 +28,9 @@ from auditor.location import Location
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.sites import candidate_modules
 
-# A call, the device class it builds, and the branches it lies in: (id of the `if`, arm)
-Call = tuple[ast.Call, ClassInfo, tuple[tuple[int, int], ...]]
+# A call, the device class it builds, the branches it lies in (id of the `if`, arm), and the
+# name its result is bound to (`cache = Pool(...)`) if any, and how it builds the class
+Call = tuple[ast.Call, ClassInfo, tuple[tuple[int, int], ...], str | None, str]
 
 
 def sibling_pairs(
@@ -48,34 +52,46 @@ def sibling_pairs(
     host_ids = {id(h) for h in hosts}
     found: list[Pair] = []
 
+    registered = _registered(devices)
+    keys = {name: [] for name in registered}
+
     def builds_two(module: ParsedModule) -> bool:
         tree = file_tree(module, trees)
-        return tree is not None and _may_build_two(tree, by_name)
+        return tree is not None and _may_build_two(tree, {**by_name, **keys})
 
-    for module in candidate_modules(index, parsed, set(by_name), builds_two):
+    needles = set(by_name) | {f"{q}{key}{q}" for key in registered for q in "'\""}
+    for module in candidate_modules(index, parsed, needles, builds_two):
         tree = cpython_tree(module, trees)
         if tree is None:
             continue
         for qualname, function in _functions(tree, module.name):
-            calls = list(_device_calls(index, module, function, by_name))
-            for (first, a, where_a), (second, b, where_b) in itertools.combinations(calls, 2):
+            calls = list(_device_calls(index, module, function, by_name, registered))
+            for one, two in itertools.combinations(calls, 2):
+                (first, a, where_a, name_a, _), (second, b, where_b, _, how) = one, two
                 key = frozenset((id(a), id(b)))
                 if a is b or key in taken or host_ids & {id(a), id(b)}:
                     continue
-                if _exclusive(where_a, where_b) or not _allocated(book, a) & _allocated(book, b):
+                if _exclusive(where_a, where_b) or not _storages_meet(book, a, b):
                     continue
-                shared = same_arguments(book, a, first, b, second)
+                derived = _derived(a, name_a)
+                shared = same_arguments(book, a, first, b, second, derived)
                 if shared is None:
                     continue
                 taken.add(key)
+                built_from = [text for text in shared if text in derived]
+                note = (
+                    f"built from {a.name}'s attributes ({', '.join(built_from)})"
+                    if built_from
+                    else f"built beside {a.name} (line {first.lineno}) from the same "
+                    f"arguments ({', '.join(shared)})"
+                )
                 evidence = Evidence(
                     SIBLING,
                     location=Location(module.path, second.lineno, second.col_offset + 1),
                     function=qualname,
-                    how="direct call",
+                    how=how,
                     arguments=tuple(shared),
-                    note=f"built beside {a.name} (line {first.lineno}) from the same "
-                    f"arguments ({', '.join(shared)})",
+                    note=note,
                 )
                 found.append(Pair(b, a, evidence))
     return found
@@ -114,6 +130,11 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
             if isinstance(n, ast.Call):
                 func = n.func
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if isinstance(func, (ast.Call, ast.Subscript)):  # `pool_for("decode")(cfg)`
+                    name = _registry_key(func)
+                owner = getattr(func, "value", None)  # `Spill.from_device(...)`
+                if isinstance(owner, ast.Name) and local.get(owner.id, owner.id) in by_name:
+                    name = owner.id
                 if name is not None and local.get(name, name) in by_name:
                     calls += 1
                     if calls == 2:
@@ -122,22 +143,44 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
 
 
 def _device_calls(
-    index: ProjectIndex, module: ModuleInfo, function: ast.AST, by_name: dict
+    index: ProjectIndex,
+    module: ModuleInfo,
+    function: ast.AST,
+    by_name: dict,
+    registered: dict[str, ClassInfo] | None = None,
 ) -> Iterator[Call]:
     """The calls of the function's own body (not of functions defined in it) that build a
-    device pool class by its name, imported at module level or in the function."""
+    device pool class by its name, imported at module level or in the function, directly or
+    through a classmethod of the class that returns `cls(...)` (`Spill.from_device(cache)`:
+    yielded as that `cls(...)` call, with the site's arguments in place of its parameters)."""
     local: dict[str, tuple[str, str]] = {}  # `from .prefill_pool import PrefillKVPool`
+    bound: dict[int, str] = {}  # id of a call -> the name its result is assigned to
     for node in ast.walk(function):
         if isinstance(node, ast.ImportFrom):
             source = absolute_module(module, node.level, node.module)
             for alias in node.names:
                 local[alias.asname or alias.name] = (source, alias.name)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, (ast.Name, ast.Attribute)):
+                bound[id(node.value)] = ast.unparse(target)
 
     def visit(node: ast.AST, where: tuple) -> Iterator[Call]:
         if isinstance(node, ast.Call):
             cls = _device_class(index, module, node.func, local, by_name)
+            key = _registry_key(node.func)
             if cls is not None:
-                yield node, cls, where
+                yield node, cls, where, bound.get(id(node)), "direct call"
+            elif key is not None and key in (registered or {}):
+                cls = (registered or {})[key]
+                how = f"registered as {key!r} (a decorator of {cls.name})"
+                yield node, cls, where, bound.get(id(node)), how
+            elif isinstance(node.func, ast.Attribute):
+                cls = _device_class(index, module, node.func.value, local, by_name)
+                built = _through_classmethod(cls, node) if cls is not None else None
+                if built is not None:
+                    how = f"{cls.name}.{node.func.attr}() returning cls(...)"
+                    yield built, cls, where, bound.get(id(node)), how
         if isinstance(node, ast.If):
             yield from visit(node.test, where)
             for arm, body in enumerate((node.body, node.orelse)):
@@ -175,10 +218,133 @@ def _device_class(
     return found if isinstance(found, ClassInfo) and found in candidates else None
 
 
+def _registered(devices: list[ClassInfo]) -> dict[str, ClassInfo]:
+    """Device classes a decorator registers under a string (`@register_pool("decode")`,
+    `@POOLS.register("decode")`), by that string, where one class alone has it."""
+    found: dict[str, list[ClassInfo]] = {}
+    for device in devices:
+        for decorator in device.node.decorators:
+            call = decorator.decorator
+            if not isinstance(call, cst.Call) or not call.args:
+                continue
+            first = call.args[0].value
+            if isinstance(first, cst.SimpleString) and call.args[0].keyword is None:
+                key = first.evaluated_value
+                if isinstance(key, str):
+                    found.setdefault(key, []).append(device)
+    return {key: classes[0] for key, classes in found.items() if len(classes) == 1}
+
+
+def _registry_key(func: ast.expr) -> str | None:
+    """The string a class is looked up by in a registry: `pool_for("decode")`,
+    `POOLS["decode"]`, `registry.get("decode")` called; None for anything else."""
+    if isinstance(func, ast.Subscript):
+        key = func.slice
+    elif isinstance(func, ast.Call) and len(func.args) == 1 and not func.keywords:
+        key = func.args[0]
+    else:
+        return None
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+
+
+def _through_classmethod(cls: ClassInfo, site: ast.Call) -> ast.Call | None:
+    """The `cls(...)` call a classmethod of the class returns (its body that one return),
+    its parameters replaced by what the site passes them, as
+    if the site had written it; None when it is not such a method or `*` hides the binding."""
+    method = _method(cls, site.func.attr)  # type: ignore[attr-defined]
+    if method is None or "classmethod" not in method.decorators:
+        return None
+    function = _cpython_function(method)
+    if function is None or len(function.args.args) < 1 or function.args.vararg:
+        return None
+    *body, last = function.body
+    if not isinstance(last, ast.Return) or not isinstance(last.value, ast.Call):
+        return None
+    first = function.args.args[0].arg
+    inner = last.value
+    if not isinstance(inner.func, ast.Name) or inner.func.id != first:
+        return None
+    if body or any(isinstance(a, ast.Starred) for a in site.args):
+        return None  # statements before it: what it builds depends on more
+    params = [a.arg for a in function.args.args[1:]] + [a.arg for a in function.args.kwonlyargs]
+    if len(site.args) > len(function.args.args) - 1:
+        return None
+    given: dict[str, ast.expr] = dict(zip(params, site.args))
+    for keyword in site.keywords:
+        if keyword.arg is None or keyword.arg not in params:
+            return None
+        given[keyword.arg] = keyword.value
+    replaced = _Replace(given).visit(
+        ast.Call(func=site.func.value, args=inner.args, keywords=inner.keywords)  # type: ignore[attr-defined]
+    )
+    return ast.copy_location(replaced, site)
+
+
+class _Replace(ast.NodeTransformer):
+    """Names of a function's parameters replaced by the expressions a call passes them."""
+
+    def __init__(self, given: dict[str, ast.expr]) -> None:
+        self.given = given
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.given.get(node.id, node)
+
+
+def _method(cls: ClassInfo, name: str):
+    for owner in cls.mro():
+        if name in owner.methods:
+            return owner.methods[name]
+    return None
+
+
+def _cpython_function(method) -> ast.FunctionDef | None:
+    """CPython's tree of one method, from its source (a few lines, parsed once per call)."""
+    try:
+        tree = ast.parse(textwrap.dedent(method.module.parsed.code(method.node)))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    node = tree.body[0] if tree.body else None
+    return node if isinstance(node, ast.FunctionDef) else None
+
+
+def _derived(cls: ClassInfo, name: str | None) -> dict[str, str]:
+    """`cache.<attribute>` -> the constructor parameter the pool keeps under that attribute
+    (`self.head_dim = head_dim`), for a pool bound to `cache`: another pool built from these
+    attributes is given what this one was built with."""
+    if name is None:
+        return {}
+    init = _method(cls, "__init__")
+    function = _cpython_function(init) if init is not None else None
+    if function is None:
+        return {}
+    params = {a.arg for a in function.args.args[1:] + function.args.kwonlyargs}
+    kept: dict[str, str] = {}
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        if (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+            and isinstance(value, ast.Name)
+            and value.id in params
+        ):
+            kept[f"{name}.{target.attr}"] = value.id
+    return kept
+
+
 def _exclusive(a: tuple, b: tuple) -> bool:
     """Do the two calls lie in different arms of one `if` (or conditional expression)?"""
     arms = dict(a)
     return any(branch in arms and arms[branch] != arm for branch, arm in b)
+
+
+def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
+    """Do the two pools hold a buffer of one name, or one buffer each (`gpu_cache` beside
+    `cpu_cache`: compared as the one storage each side holds)?"""
+    held_a, held_b = _allocated(book, a), _allocated(book, b)
+    return bool(held_a & held_b) or len(held_a) == len(held_b) == 1
 
 
 def _allocated(book: RoleBook, cls: ClassInfo) -> set[str]:
@@ -187,12 +353,20 @@ def _allocated(book: RoleBook, cls: ClassInfo) -> set[str]:
 
 
 def same_arguments(
-    book: RoleBook, a: ClassInfo, call_a: ast.Call, b: ClassInfo, call_b: ast.Call
+    book: RoleBook,
+    a: ClassInfo,
+    call_a: ast.Call,
+    b: ClassInfo,
+    call_b: ast.Call,
+    derived: dict[str, str] | None = None,
 ) -> list[str] | None:
     """The argument texts both calls pass for what sizes either pool, when every parameter
     that sizes a buffer of either (token and layer counts aside: bytes are per token per
     layer) is passed the same text by both calls, or by neither; else None. At least one such
-    argument must be shared: the configuration they are built from."""
+    argument must be shared: the configuration they are built from. `derived` names what the
+    first pool keeps of its parameters (`cache.head_dim` -> `head_dim`, `_derived`): the second
+    call passing it for that parameter passes what the first call did."""
+    derived = derived or {}
     bound_a, bound_b = _bound(call_a, a), _bound(call_b, b)
     if bound_a is None or bound_b is None:
         return None
@@ -207,6 +381,9 @@ def same_arguments(
         if name not in sizing:
             continue
         text_a, text_b = bound_a.get(name), bound_b.get(name)
+        if text_b is not None and derived.get(text_b) == name:
+            shared.append(text_b)
+            continue
         if text_a != text_b:
             return None
         if text_a is not None and text_a not in shared:

@@ -1,0 +1,16 @@
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "p02"))
+from _util import bptl, verify  # noqa: E402
+from paged_swap.engine import CacheEngine  # noqa: E402
+
+eng = CacheEngine(device="meta", swap_device="meta")
+L = eng.shape.num_hidden_layers
+gpu, cpu = eng.gpu, eng.cpu
+verify("p02", "host", {
+    "cpu_cache": (
+        bptl(cpu.cpu_cache, cpu.num_blocks * cpu.block_size, L),
+        bptl(gpu.gpu_cache, gpu.num_blocks * gpu.block_size, L),
+    ),
+})
