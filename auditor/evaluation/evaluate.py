@@ -39,6 +39,7 @@ from auditor.evaluation.site_run import (
 )
 from auditor.evaluation.size_claims import claimed_size
 from auditor.evaluation.slots import per_slot, slot_ratio
+from auditor.frontend.behaviour import UNSAID_BLOCK
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import NamesRead, code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
@@ -226,10 +227,10 @@ class PoolEvaluator:
         for name in parameter_names(cls):
             if device is not None and name in device_params:
                 kwargs[name] = device
-            elif name in values:
-                kwargs[name] = ConfigDependency(name)
             elif name in objects:  # its attributes are config values (`ModelShape.n_layers`)
-                kwargs[name] = RuntimeObject(objects[name])
+                kwargs[name] = RuntimeObject(objects[name])  # (before a value the other
+            elif name in values:  # pool's parameter of that name is sampled at: `cfg`)
+                kwargs[name] = ConfigDependency(name)
             elif name in self._object_roots and object_paths(name, values):  # (and no other)
                 kwargs[name] = RuntimeObject(name, listed=True)
         return kwargs
@@ -274,9 +275,13 @@ class PoolEvaluator:
             # indexes), else unresolved
             rows = row_counts(builds)
             if rows is not None:
-                counted = [(b[0], n, b[2]) for b, n in zip(builds, rows[0])]
+                # rows of its device's blocks where it keeps their size (`self.page_size =
+                # target.page_size`): that many tokens each
+                units, unit_note = self._row_units(builds, devices)
+                counted = [(b[0], n * u, b[2]) for b, n, u in zip(builds, rows[0], units)]
                 figures = measure(counted, host_cls, [], roles.layers(host_cls))
-                note = f"; per row (the host names no token count: its rows, {rows[1]})"
+                note = f"; per row (the host names no token count: its rows, {rows[1]}"
+                note += f"{unit_note})"
                 return {
                     n: replace(f, arithmetic=f.arithmetic + note) if f.resolved else f
                     for n, f in figures.items()
@@ -288,6 +293,18 @@ class PoolEvaluator:
             )
             figures = {n: replace(f, unknown=why, arithmetic="") for n, f in figures.items()}
         return figures
+
+    def _row_units(self, builds: list, devices: list) -> tuple[list[int], str]:
+        """Tokens per host row: 1, or, for a device counted in blocks (`num_pages` of
+        `page_size` tokens) whose block size the host keeps under the same name, that size."""
+        first = devices[0][0] if devices else None
+        block = self.roles.block(first.cls) if isinstance(first, Instance) else None
+        if block is None or block == UNSAID_BLOCK:
+            return [1] * len(builds), ""
+        kept = [b[0].attrs.get(block) if isinstance(b[0], Instance) else None for b in builds]
+        if not all(isinstance(k, int) and not isinstance(k, bool) and k > 0 for k in kept):
+            return [1] * len(builds), ""
+        return kept, f", of self.{block} tokens each"
 
     def _block_given(
         self, host_cls: ClassInfo, block: str | None, devices: list, values: dict

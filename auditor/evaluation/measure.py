@@ -83,6 +83,9 @@ def attributes_of(instance: Instance) -> dict[str, Any]:
         if isinstance(value, Instance) and value is not instance and _is_record(value.cls):
             for field_name, field_value in value.attrs.items():
                 found[f"{name}.{field_name}"] = field_value
+        elif _tensor_dict(value) and _numbered(value):
+            # kept by a name numbering the layer (`cache[f"layers.{i}.attn"]`): per layer
+            found[name] = [value[k] for k in sorted(value, key=_numbers)]
         elif _tensor_dict(value) and all(isinstance(k, str) for k in value):
             # buffers kept by name (`self.buffers["k_q"] = ...`): each one a buffer
             found.update((f'{name}["{key}"]', item) for key, item in value.items())
@@ -92,6 +95,22 @@ def attributes_of(instance: Instance) -> dict[str, Any]:
         else:
             found[name] = value
     return found
+
+
+def _numbered(value: dict) -> bool:
+    """String keys that differ only by the numbers in them (`draft.layers.0.attn`,
+    `draft.layers.1.attn`): one buffer per number, not buffers of their own."""
+    keys = list(value)
+    return all(isinstance(k, str) and _DIGITS.search(k) for k in keys) and (
+        len({_DIGITS.sub("#", k) for k in keys}) == 1
+    )
+
+
+def _numbers(key: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in _DIGITS.findall(key))
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def _tensor_dict(value: Any) -> bool:

@@ -66,6 +66,7 @@ class RoleBook:
         self._roles: dict[int, Roles | None] = {}
         self.hosts: dict[int, HostRole] = {}  # filled by pairing for hosts seen by behaviour
         self._plain: dict[int, Facts] = {}  # facts before objects_as_parameters
+        self._pools_taken: dict[int, str] = {}  # a host's device parameter: no config object
         self._helper_modules: dict[int, list] = {}  # modules of the helpers read as its own
 
     def facts(self, cls: ClassInfo) -> Facts | None:
@@ -304,6 +305,15 @@ class RoleBook:
             for name in sorted(set(facts.read_attributes) - set(candidates))
             if name in facts.params and not self._pool_typed(cls, name, facts)
         }
+        if id(cls) in self._pools_taken and roots:
+            # a host counting its own layers off a config object (a draft's `cfg.draft_layers`)
+            # besides the pool it takes: both objects read as stand-ins, its roles its host's
+            objects = {**roots, **others}
+            expanded = read_facts(*objects_as_parameters(functions, params, objects), dtype_names)
+            expanded.objects = objects
+            expanded.range_paths = facts.range_paths
+            expanded.object_defaults = self._field_defaults(cls, objects, facts)
+            return expanded
         if not roots:
             # counting its layers off a pool it takes (a mirror, or a pool's helper): the
             # config objects it reads besides are stand-ins (`host_cache_tokens` of
@@ -467,7 +477,9 @@ class RoleBook:
 
     def _pool_typed(self, cls: ClassInfo, name: str, facts: Facts) -> bool:
         """Is the parameter annotated with a class of the audited tree that allocates tensors
-        itself (a pool, whose helper this class is)?"""
+        itself (a pool, whose helper this class is), or the pool a host was seen to take?"""
+        if self._pools_taken.get(id(cls)) == name:
+            return True
         annotation = facts.params[name].annotation if name in facts.params else None
         for word in re.findall(r"[\w.]+", annotation or ""):
             found = self.index.resolve_static(cls.module, word)
@@ -561,7 +573,8 @@ class RoleBook:
         self._roles.pop(id(cls), None)
         facts = self._facts.get(id(cls))
         if facts is not None and role.parameter in facts.objects:  # its pool, not a config
-            self._facts[id(cls)] = self._plain[id(cls)]
+            self._pools_taken[id(cls)] = role.parameter  # (read again without it)
+            self._facts[id(cls)] = self._read(cls) or self._plain[id(cls)]
 
     def tokens(self, cls: ClassInfo | None) -> list[str]:
         """The token-count parameters (and, for a host computing its own, the attribute)."""
@@ -586,8 +599,23 @@ class RoleBook:
                 roles = infer_roles(self.facts(cls)) or roles  # type: ignore[arg-type]
             if roles is not None and roles.layers.partition(".")[0] in objects.values():
                 return names + [roles.layers]
-            return names
+            own = self._own_layers(cls, objects)
+            return names + [own] if own is not None else names
         return names + [roles.layers] if roles is not None else names
+
+    def _own_layers(self, cls: ClassInfo, objects: dict[str, str]) -> str | None:
+        """A host whose layer loop runs over one count read off a config object it takes
+        (a draft cache's `range(cfg.draft_layers)`, not its device's layers): that count."""
+        facts = self.facts(cls)
+        if facts is None:
+            return None
+        found = {
+            f"{objects[root]}.{rest}"
+            for path in facts.range_paths
+            for root, _, rest in [path.partition(".")]
+            if root in objects and rest
+        }
+        return found.pop() if len(found) == 1 else None
 
     def id_lists(self, cls: ClassInfo | None) -> frozenset[str]:
         """Its layer count when the code counts a list's length (`len(params.layer_ids)`):

@@ -52,7 +52,12 @@ _TERM = rb"[\w.]+(?:\s*[-+*/]+\s*[\w.]+)?"  # a dimension: a name, or one operat
 PER_LAYER_BYTES = re.compile(
     rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
     rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*(?:len\(\s*)?[\w.]*(?i:layer|depth)"
-    rb"|" + _ALLOC + rb"\s*\(?\s*" + rb"\s*,\s*".join([_TERM] * 4) + rb"\s*[,)]",
+    rb"|" + _ALLOC + rb"\s*\(?\s*" + rb"\s*,\s*".join([_TERM] * 4) + rb"\s*[,)]"
+    # a shape kept or returned before it is allocated, naming layers in its first three
+    # dimensions (`shape = (self.num_pages, self.num_layers, ...)`, `return [n_layers, ...]`)
+    rb"|(?:return|=)[ \t]*[(\[][ \t]*(?:[\w.]+[ \t]*,[ \t]*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
+    rb"[ \t]*,"
+    rb"|\][ \t]*=[ \t]*" + _ALLOC,  # `self.k[name] = torch.empty(...)` in a loop over layers
     re.DOTALL,
 )
 ALLOCATION_BYTES = re.compile(_ALLOC)  # any torch allocation
@@ -230,6 +235,15 @@ def _length_of(node: ast.AST | None) -> ast.expr | None:
     return None
 
 
+def _own_length(node: ast.AST) -> bool:
+    """`len(ids)` or `len(self.ids)`: the length of a parameter or of the class's own list,
+    not of an object's attribute (`len(cache_params.layers)`)."""
+    of = _length_of(node)
+    if isinstance(of, ast.Name):
+        return True
+    return isinstance(of, ast.Attribute) and isinstance(of.value, ast.Name) and of.value.id == "self"
+
+
 def _sequence_copy(node: ast.AST | None) -> ast.expr | None:
     """`x` of `list(x)`, `tuple(x)`, `sorted(x)`: as long as `x`."""
     if (
@@ -289,11 +303,13 @@ class _Flow:
                     self.opaque.update(k for k in keys if k is not None)
                 if _key(target) is not None and (
                     _read_off(value) is not None
-                    or _length_of(value) is not None
+                    or (isinstance(target, ast.Name) and _own_length(value))
                     or _sequence_copy(value) is not None
                 ):
-                    # `n = cfg.get_num_layers()`, `self.n = cfg.n_layers`, `n = len(ids)`,
-                    # `self.ids = list(ids)` too
+                    # `n = cfg.get_num_layers()`, `self.n = cfg.n_layers`, a local `n =
+                    # len(ids)` of a parameter or own list (only: `self.layer_num =
+                    # len(info.k)`, `n = len(params.layers)` count no ids), `self.ids =
+                    # list(ids)` too
                     self.paths.setdefault(_key(target) or "", value)
                 for key in keys:
                     if key is None or key in params:
@@ -479,7 +495,8 @@ def read_facts(
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 if any(_is_allocation(n) for n in ast.walk(node.value)):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                    facts.allocated |= {
+                    targets = [t.value if isinstance(t, ast.Subscript) else t for t in targets]
+                    facts.allocated |= {  # `self.x = ...`, `self.x[name] = ...`
                         k[5:] for t in targets if (k := _key(t) or "").startswith("self.")
                     }
                     held |= {t.id for t in targets if isinstance(t, ast.Name)}
@@ -558,7 +575,8 @@ def config_keys(node: ast.Call, sectioned: bool = False) -> list[str] | None:
     """The keys a config read names, as attributes: `cfg.get("head_dim", 128)` (a dict's
     key and its fallback) -> `head_dim`; `cp.getint("model", "num_layers", fallback=0)` (a
     configparser's section and option) -> `model.num_layers`, and so `cp.get("cache",
-    "dtype")` where the code reads its config so elsewhere (`sectioned`). None for any other
+    "dtype")` where the code reads its config so elsewhere (`sectioned`); a section's
+    `m.getint("num_layers")` -> `num_layers` (of `m = cp["model"]`). None for any other
     call."""
     func = node.func
     if not isinstance(func, ast.Attribute) or func.attr not in _SECTION_READS | {"get"}:
@@ -575,9 +593,9 @@ def config_keys(node: ast.Call, sectioned: bool = False) -> list[str] | None:
         if func.attr in _SECTION_READS or node.keywords or sectioned:
             return [texts[0], texts[1]]
         return [texts[0]]
-    if func.attr in _SECTION_READS or len(texts) > 2 or node.keywords:
+    if len(texts) > 2 or (node.keywords and len(texts) > 1):
         return None
-    return [texts[0]]
+    return [texts[0]]  # (a section's own read, `model.getint("num_layers", fallback=32)`)
 
 
 class _Substitute(ast.NodeTransformer):
@@ -1211,6 +1229,13 @@ def infer_roles(
     leading = {next(iter(dim)) for dim in firsts if len(dim) == 1}
     for name in leading & counts:  # once: a leading dimension alone needs a name saying layers
         layer_votes[name] = layer_votes.get(name, 0) + (2 if name in facts.lengths else 1)
+    for dims in facts.shapes:  # the layer axis second (`(num_pages, num_layers, page, ...)`),
+        sized = [dim for dim in dims if dim]  # only by a name saying layers, and once
+        if len(dims) < 4 or len(sized) < 2 or len(sized[1]) != 1:
+            continue
+        name = next(iter(sized[1]))
+        if name in counts and name not in layer_votes and _LAYER_HINT.search(name.split(".")[-1]):
+            layer_votes[name] = 1
     for name in layer_votes:  # (an object's attribute by its own name: `config.depth`)
         if name in layer_hints or _LAYER_HINT.search(name.rpartition(".")[2]):
             layer_votes[name] += 2
@@ -1390,7 +1415,7 @@ def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[boo
     if init is None or not any(_is_allocation(n) for n in ast.walk(node)):
         return False, frozenset()
     params = params_of(init)
-    facts = read_facts(methods_of(node), params)
+    facts = read_facts(shape_methods(methods_of(node)), params)  # `torch.empty(self.shape())`
     if per_layer_bytes and infer_roles(facts) is not None:
         return True, frozenset()
     # counted off an object (`range(cfg.num_layers)`): kept whatever its annotations name, so
