@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 20, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 21, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -48,6 +48,10 @@ BUGGY = {
     "probe20/p07": {("LA001", "kv_rows")},  # a flag honoured by the sender only
     "probe20/p02": {("LA001", "cpu_cache")},  # swap space of a GiB budget, a foreign shape
     "probe20/p08": {("LA001", "pages")},  # a spill pool built by `from_device(cache)`
+    "probe21/p01": {("LA001", "kv_scales")},  # a swap space of a GiB budget, appended locals
+    "probe21/p03": {("LA001", "index_k")},  # prefill/decode from a decorator registry
+    "probe21/p05": {("LA001", "key_cache")},  # layers second; a draft's own layers and config
+    "probe21/p09": {("LA001", "kv")},  # layers as len() of a copied id list
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -55,6 +59,7 @@ CORRECT = [
     *(f"probe18/{n}" for n in ["p01", "p02f", "p03", "p04", "p05f", "p08f", "p09f", "p10"]),
     *(f"probe19/{n}" for n in ["p01", "p04", "p05f", "p09f", "p10f"]),
     *(f"probe20/{n}" for n in ["p02f", "p03f", "p07f", "p08f"]),
+    *(f"probe21/{n}" for n in ["p01f", "p02", "p03f", "p05f", "p09f"]),
 ]
 
 
@@ -85,7 +90,11 @@ def test_a_correct_tree_is_compared_and_clean(name: str, capsys) -> None:
     assert summary["pairs_compared"] == summary["pairs"] >= 1 and summary["unresolved"] == 0
 
 
-CHECKS = sorted(str(p.relative_to(DATA)) for p in DATA.glob("probe[12][7890]/_check/check_*.py"))
+CHECKS = sorted(
+    str(p.relative_to(DATA))
+    for probe in ("probe17", "probe18", "probe19", "probe20", "probe21")
+    for p in DATA.glob(f"{probe}/_check/check_*.py")
+)
 
 
 @pytest.mark.parametrize("check", CHECKS)

@@ -241,7 +241,9 @@ def _own_length(node: ast.AST) -> bool:
     of = _length_of(node)
     if isinstance(of, ast.Name):
         return True
-    return isinstance(of, ast.Attribute) and isinstance(of.value, ast.Name) and of.value.id == "self"
+    return (
+        isinstance(of, ast.Attribute) and isinstance(of.value, ast.Name) and of.value.id == "self"
+    )
 
 
 def _sequence_copy(node: ast.AST | None) -> ast.expr | None:
@@ -493,13 +495,20 @@ def read_facts(
         held: set[str] = set()  # locals set to allocations (`kv = torch.empty(...)`)
         for node in ast.walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(_is_allocation(n) for n in ast.walk(node.value)):
+                    held |= {t.id for t in targets if isinstance(t, ast.Name)}
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                if any(
+                    _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
+                    for n in ast.walk(node.value)
+                ):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                     targets = [t.value if isinstance(t, ast.Subscript) else t for t in targets]
-                    facts.allocated |= {  # `self.x = ...`, `self.x[name] = ...`
+                    facts.allocated |= {  # `self.x = ...`, `self.x[name] = ...`, of a local
                         k[5:] for t in targets if (k := _key(t) or "").startswith("self.")
                     }
-                    held |= {t.id for t in targets if isinstance(t, ast.Name)}
         for node in ast.walk(function):
             if (  # self.x.append(torch.zeros(...)), or of a local holding one
                 isinstance(node, ast.Call)
@@ -1351,6 +1360,11 @@ def names_a_count(name: str) -> bool:
     any pool has, so no evidence of whose figures a class copies."""
     last = name.rpartition(".")[2]
     return says_tokens(last) or bool(_BLOCK_HINT.search(last)) or "layer" in last
+
+
+def counts_something_else(name: str) -> bool:
+    """Named for heads, experts, dims... (its last attribute): no count of layers or tokens."""
+    return bool(_OTHER_COUNT.search(name.rpartition(".")[2]))
 
 
 def says_tokens_per_block(name: str) -> bool:

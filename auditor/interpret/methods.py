@@ -43,7 +43,8 @@ def _config_get(
     where the matrix has one (the keys the pool reads are its dimensions), else the code's own
     fallback, as a dict without the key gives. `cp.getint("model", "num_layers", fallback=0)`
     (and `cp.get("cache", "dtype")` where the matrix has `cache.dtype`) of a configparser:
-    the value of that section's option, else the fallback."""
+    the value of that section's option, else the fallback; `model.getint("depth")` of a
+    section (`model = cp["model"]`): its option's."""
     point = ctx.interpreter.point
     if set(kwargs) - {"fallback"} or not 1 <= len(args) <= 2 or not isinstance(args[0], str):
         return ctx.unknown(f"{receiver.path}.{name}() with these arguments is not modelled")
@@ -55,10 +56,12 @@ def _config_get(
         if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED and "fallback" in kwargs:
             return kwargs["fallback"]
         return found
-    if name != "get":
+    if name != "get" and len(args) != 1:
         return ctx.unknown(f"{receiver.path}.{name}() with these arguments is not modelled")
     found = environment.runtime_attribute(point, receiver, args[0], ctx.location)
     if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED:
+        if name != "get":  # a section's own read (`model.getint("depth", fallback=32)`)
+            return kwargs["fallback"] if "fallback" in kwargs else found
         return args[1] if len(args) == 2 else None
     return found
 

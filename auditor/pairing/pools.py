@@ -51,7 +51,8 @@ def buffer_names(
     cls: ClassInfo, trees: dict | None = None, counts: frozenset = frozenset()
 ) -> set[str]:
     """Attributes a class (its MRO) may hold tensors in: `self.x = <call>` (`torch.zeros(...)`,
-    `self.init_kv_buffer()`, `alloc(...)`), `self.x = [... for ...]`, and any `self.x_buffer`;
+    `self.init_kv_buffer()`, `alloc(...)`), `self.x = [... for ...]`, `self.x[k] = t`, and any
+    `self.x_buffer`;
     `counts` (token and layer counts) excluded."""
     trees = {} if trees is None else trees
     names: set[str] = set()
@@ -91,7 +92,10 @@ def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
         if isinstance(item, (ast.Assign, ast.AnnAssign)):
             targets = item.targets if isinstance(item, ast.Assign) else [item.target]
             for target, value in _paired(targets, item.value):
-                allocating = isinstance(value, _ALLOCATING)
+                # `self.kv[f"layer{i}"] = t`: an item of it set, per layer or by name
+                allocating = isinstance(value, _ALLOCATING) or (
+                    isinstance(target, ast.Subscript) and isinstance(value, ast.Name)
+                )
                 for part in ast.walk(target):
                     if (
                         isinstance(part, ast.Attribute)
