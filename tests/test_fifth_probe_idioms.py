@@ -354,15 +354,16 @@ UNMODELLED = """
 
     class Rows:
         def __init__(self, c, slots, device="cpu"):
-            self.heads = c.getint("heads")
+            self.heads = c.getint("heads", raw=True)
             self.rows = [torch.empty((slots, self.heads, 64), dtype=torch.float16)
                          for _ in range(c["layers"])]
 """
 
 
 def test_a_config_read_the_interpreter_does_not_model_is_unresolved_not_guessed(tmp_path, capsys):
-    """`c.getint("heads")` names no section: no value is made up for it, the buffer is
-    unresolved with the reason."""
+    """`c.getint("heads", raw=True)`: a read with an argument the interpreter does not model
+    (a section's plain `getint("heads")` is its option, tests/test_seventh_probe_idioms.py):
+    no value is made up for it, the buffer is unresolved with the reason."""
     write_tree(tmp_path, {"m/__init__.py": "", "m/rows.py": UNMODELLED})
     main([str(tmp_path), "--no-cache", "--isolated", "--show-unresolved"])
     text = capsys.readouterr().out

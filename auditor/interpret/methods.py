@@ -56,12 +56,11 @@ def _config_get(
         if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED and "fallback" in kwargs:
             return kwargs["fallback"]
         return found
-    if name != "get" and len(args) != 1:
-        return ctx.unknown(f"{receiver.path}.{name}() with these arguments is not modelled")
     found = environment.runtime_attribute(point, receiver, args[0], ctx.location)
     if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED:
         if name != "get":  # a section's own read (`model.getint("depth", fallback=32)`)
-            return kwargs["fallback"] if "fallback" in kwargs else found
+            fallback = args[1:] or [kwargs.get("fallback", found)]
+            return fallback[0]
         return args[1] if len(args) == 2 else None
     return found
 
