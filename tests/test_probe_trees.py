@@ -52,6 +52,7 @@ BUGGY = {
     "probe21/p03": {("LA001", "index_k")},  # prefill/decode from a decorator registry
     "probe21/p05": {("LA001", "key_cache")},  # layers second; a draft's own layers and config
     "probe21/p09": {("LA001", "kv")},  # layers as len() of a copied id list
+    "probe21/p04b": {("LA001", "kv_scale")},  # a host shaped by its device's method
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -59,7 +60,7 @@ CORRECT = [
     *(f"probe18/{n}" for n in ["p01", "p02f", "p03", "p04", "p05f", "p08f", "p09f", "p10"]),
     *(f"probe19/{n}" for n in ["p01", "p04", "p05f", "p09f", "p10f"]),
     *(f"probe20/{n}" for n in ["p02f", "p03f", "p07f", "p08f"]),
-    *(f"probe21/{n}" for n in ["p01f", "p02", "p03f", "p05f", "p09f"]),
+    *(f"probe21/{n}" for n in ["p01f", "p02", "p03f", "p04", "p05f", "p09f"]),
 ]
 
 

@@ -98,7 +98,7 @@ class RoleBook:
             return None
         if not self.named(cls):  # what its helpers read off its config (`latent_row(cfg)`)
             # `torch.zeros(self.page_shape())`, `GpuCache.get_kv_cache_shape(n, ...)`
-            functions = shape_methods(functions, self._foreign_shapes(cls, functions))
+            functions = shape_methods(functions, self._foreign_shapes(cls, functions, params))
             functions = functions + self._helpers(cls, functions, params)
         facts = read_facts(functions, params, dtype_names)
         if self.named(cls):  # the pack describes its engine's flags: only those that allocate
@@ -112,13 +112,18 @@ class RoleBook:
                 self._helper_flags(cls, each)
         return read
 
-    def _foreign_shapes(self, cls: ClassInfo, functions: list) -> list[ast.FunctionDef]:
+    def _foreign_shapes(
+        self, cls: ClassInfo, functions: list, params: list
+    ) -> list[ast.FunctionDef]:
         """Staticmethods of other classes of the audited tree, called by the class's name
-        (`GpuBlockCache.get_kv_cache_shape(self.num_blocks, ...)` in a swap space): where they
-        only return a tuple, a shape the class allocates (behaviour.shape_methods)."""
+        (`GpuBlockCache.get_kv_cache_shape(self.num_blocks, ...)` in a swap space), and
+        methods called on a parameter annotated with such a class (`primary.block_shape(n,
+        b)`): where they only return a tuple, a shape the class allocates
+        (behaviour.shape_methods)."""
         found: list[ast.FunctionDef] = []
         seen: set[tuple[str, str]] = set()
         mro = cls.mro()
+        typed = {p.name: p.annotation for p in params if p.annotation}
         for function in functions:
             for node in ast.walk(function):
                 if not (
@@ -132,17 +137,26 @@ class RoleBook:
                 if key in seen:
                     continue
                 seen.add(key)
+                instance = key[0] in typed
                 owner = next(
                     (
                         named
                         for module in self._modules(cls)
-                        if isinstance(named := self.index.resolve_static(module, key[0]), ClassInfo)
+                        if isinstance(
+                            named := self.index.resolve_static(
+                                module, typed[key[0]] if instance else key[0]
+                            ),
+                            ClassInfo,
+                        )
                     ),
                     None,
                 )
                 method = owner.find_method(key[1]) if owner is not None else None
-                if method is None or method.owner in mro or "staticmethod" not in method.decorators:
+                if method is None or method.owner in mro:
                     continue
+                static = "staticmethod" in method.decorators
+                if static == instance or "classmethod" in method.decorators:
+                    continue  # (a staticmethod by its class; an instance's method on it)
                 tree = cpython_tree(method.module, self.trees)
                 klass = class_node(tree, method.owner) if tree is not None else None
                 node_found = def_node(klass.body, key[1]) if klass is not None else None

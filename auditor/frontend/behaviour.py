@@ -302,7 +302,11 @@ class _Flow:
                 )
                 depends = self.of(value)
                 copied = self.copied(value)
-                if isinstance(value, ast.Tuple) and len(keys) == 1 and keys[0] is not None:
+                if (
+                    isinstance(value, (ast.Tuple, ast.List))
+                    and len(keys) == 1
+                    and keys[0] is not None
+                ):
                     self.tuples.setdefault(keys[0], list(value.elts))
                 if _opaque_call(value):
                     self.opaque.update(k for k in keys if k is not None)
@@ -700,9 +704,13 @@ def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
 
 def _returned_by(function: ast.FunctionDef, call: ast.Call, skip: int) -> ast.expr | None:
     """What `function` only returns, with its parameters replaced by what `call` passes them
-    (the first `skip` positional parameters, `self` or `cls`, not passed): a copy."""
+    (the first `skip` positional parameters, `self` or `cls`, not passed; `self` is the
+    receiver of a method called on another object): a copy."""
     given = {position + skip: argument for position, argument in enumerate(call.args)}
     given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if skip == 1 and isinstance(receiver, ast.Name) and receiver.id not in ("self", "cls"):
+        given[0] = receiver  # `primary.block_shape(n, b)`: its `self` is `primary`
     copied = inlined(function, given) if given else None
     value = _single_return(copied if copied is not None else function)
     return copy.deepcopy(value) if value is not None else None
