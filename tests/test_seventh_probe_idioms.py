@@ -220,3 +220,38 @@ def test_configparser_sections_read_on_their_own_and_appended_locals(
     assert (host != device) is bug
     if bug:
         assert f"{host} B/token/layer vs {device} B/token/layer" in report["findings"][0]["message"]
+
+
+LENGTHS = """
+    import torch
+
+
+    class Layout:
+        def __init__(self, ids, tokens, other_ids, heads=2, dim=16, device="cpu"):
+            self.ids = list(ids)
+            self.other = other_ids
+            self.tokens = tokens
+            n = len(self.ids)
+            m = len(self.other)
+            self.kv = torch.zeros((COUNT, tokens, heads, dim), dtype=torch.float16, device=device)
+            self.state = torch.zeros((m, 8, heads, dim), dtype=torch.float32, device=device)
+"""
+
+
+@pytest.mark.parametrize("count, layers_are_ids", [("n", True), ("len(self.other)", False)])
+def test_a_local_length_of_a_copied_list_counts_layers_an_inline_one_wins(
+    tmp_path, capsys, count, layers_are_ids
+):
+    """`n = len(self.ids)` after `self.ids = list(ids)` leading the KV makes `ids` the layer
+    count (a local as strong as a length written in the shape, being a parameter's copy) over
+    a local length of no copy (`m = len(self.other)`), which wins in turn where the shape
+    writes `len(self.other)`. The layer count is built as a list of ids and the other list
+    sampled as a number: the `state` buffer, led by `m`, is unresolved exactly when `ids`
+    was taken."""
+    write_tree(tmp_path, {"ln/__init__.py": "", "ln/pools.py": LENGTHS.replace("COUNT", count)})
+    main([str(tmp_path), "--no-cache", "--isolated", "--show-pools"])
+    text = capsys.readouterr().out
+    kv = next(line for line in text.splitlines() if "] device kv:" in line)
+    state = next(line for line in text.splitlines() if "] device state:" in line)
+    assert "heads * dim = 32 x float16 (2 B) = 64 B/token/layer" in kv
+    assert ("unresolved: len() of a value" in state) is layers_are_ids

@@ -29,7 +29,7 @@ _TOKEN_HINT = re.compile(
     r"|(^|_)n_(slot|row|entry|block|page|ctx|seq)$|(seq|context|ctx)_len(gth)?$)"
 )  # singular after `n_` (llama.cpp's `n_ctx`, `n_slot`; `row` alone is a width), lengths
 UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
-_LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer|layer_ids$)")
+_LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
 _OTHER_COUNT = re.compile(r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$)")
@@ -131,9 +131,11 @@ class Facts:
     # `len(layer_ids)` leading an allocation: parameters (and object paths) holding a list
     # whose length counts layers; built as that many ids (`list(range(layers))`)
     lengths: set[str] = field(default_factory=set)
-    # those counted through a local (`n = len(self.layer_ids)`), weaker evidence than a length
-    # written in the shape: the name must say layers too (`mamba_layers` beside `attn_layers`)
-    local_lengths: set[str] = field(default_factory=set)
+    # those written in the shape, or through a local of a parameter's copy (`n = len(self.ids)`
+    # after `self.ids = list(ids)`); a local length of anything else (`n = len(self.mamba_
+    # layers)`) is weaker evidence: the name must say layers too (`mamba_layers` beside
+    # `len(self.attn_layers)` in the shape)
+    strong_lengths: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -1032,15 +1034,16 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     if _length_of(leading) is not None:  # `len(params.layer_ids)`: one row per id listed
         local = _length_of(first) is None
         leading = flow.path(_length_of(leading))
+        copied = False
         for _ in range(3):  # `self.layer_ids = list(layer_ids)`: as long as what it copies
             copy = _sequence_copy(leading)
             if copy is None:
                 break
-            leading = flow.path(copy)
+            leading, copied = flow.path(copy), True
         found = flow.copied(leading) | {ast.unparse(leading)}
         facts.lengths |= found
-        if local:
-            facts.local_lengths |= found
+        if copied or not local:
+            facts.strong_lengths |= found
     read = _read_off(leading) if leading is not None else None
     if len(shape) >= 3 and read is not None and flow.roots(read):
         facts.range_paths.add(ast.unparse(leading))  # a leading dimension read off an object
@@ -1252,8 +1255,8 @@ def infer_roles(
     firsts = [next((dim for dim in d if dim), frozenset()) for d in facts.shapes if len(d) >= 3]
     leading = {next(iter(dim)) for dim in firsts if len(dim) == 1}
     for name in leading & counts:  # once: a leading dimension alone needs a name saying layers
-        inline = name in facts.lengths and name not in facts.local_lengths
-        layer_votes[name] = layer_votes.get(name, 0) + (2 if inline else 1)
+        strong = name in facts.strong_lengths
+        layer_votes[name] = layer_votes.get(name, 0) + (2 if strong else 1)
     for dims in facts.shapes:  # the layer axis second (`(num_pages, num_layers, page, ...)`),
         sized = [dim for dim in dims if dim]  # only by a name saying layers, and once
         if len(dims) < 4 or len(sized) < 2 or len(sized[1]) != 1:
