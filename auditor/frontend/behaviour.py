@@ -1381,9 +1381,13 @@ def names_a_count(name: str) -> bool:
     return says_tokens(last) or bool(_BLOCK_HINT.search(last)) or "layer" in last
 
 
-def counts_something_else(name: str) -> bool:
-    """Named for heads, experts, dims... (its last attribute): no count of layers or tokens."""
-    return bool(_OTHER_COUNT.search(name.rpartition(".")[2]))
+def counts_no_layers(name: str) -> bool:
+    """Named (its last attribute) for heads, experts, dims or tokens (`kv_pool.head_num`,
+    `req_to_token_pool.size`), and not for layers (`num_hidden_layers` is a layer count)."""
+    last = name.rpartition(".")[2]
+    if _LAYER_HINT.search(last):
+        return False
+    return bool(_OTHER_COUNT.search(last)) or says_tokens(last)
 
 
 def says_tokens_per_block(name: str) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from auditor.evaluation import forked
 from auditor.evaluation.evaluate import Evaluation
 from auditor.evaluation.roles import RoleBook
-from auditor.frontend.behaviour import counts_something_else
+from auditor.frontend.behaviour import counts_no_layers
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, cpython_tree
@@ -224,11 +224,9 @@ def _counted_off_objects(
         if id(cls) in pools or cls.is_abstract():
             continue
         facts = book.facts(cls)
-        paths = (
-            sorted(p for p in facts.range_paths if not counts_something_else(p)) if facts else []
-        )
+        paths = sorted(p for p in facts.range_paths if not counts_no_layers(p)) if facts else []
         if facts is None or not paths or not facts.allocated:
-            continue  # (a leading `kv_pool.head_num` counts heads, not layers)
+            continue  # (a leading `kv_pool.head_num` counts heads, `pool.size` tokens)
         if any(_annotated_with(book.facts(k), pool_names) for k in cls.mro()):
             continue  # a pool's helper, or a subclass of one (LayerSplitIndexKeyCache)
         found.append((cls, ", ".join(paths)))
