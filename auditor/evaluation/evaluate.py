@@ -224,13 +224,20 @@ class PoolEvaluator:
         kwargs: dict[str, Any] = {}
         device_params = self.roles.device_params(cls)
         objects = self.roles.objects(cls)
+        facts = self.roles.facts(cls)
+        dtypes = facts.dtype_params if facts is not None else set()
         for name in parameter_names(cls):
             if device is not None and name in device_params:
                 kwargs[name] = device
-            elif name in objects:  # its attributes are config values (`ModelShape.n_layers`)
-                kwargs[name] = RuntimeObject(objects[name])  # (before a value the other
-            elif name in values:  # pool's parameter of that name is sampled at: `cfg`)
+            elif name in objects and name not in dtypes:  # its attributes are config values
+                # (`ModelShape.n_layers`), even where the other pool's parameter of that name
+                # is sampled as a number (a draft's plain `cfg`); a dtype read for its
+                # `.itemsize` is the point's dtype
+                kwargs[name] = RuntimeObject(objects[name])
+            elif name in values:
                 kwargs[name] = ConfigDependency(name)
+            elif name in objects:
+                kwargs[name] = RuntimeObject(objects[name])
             elif name in self._object_roots and object_paths(name, values):  # (and no other)
                 kwargs[name] = RuntimeObject(name, listed=True)
         return kwargs
