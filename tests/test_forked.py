@@ -203,3 +203,69 @@ def test_one_process_where_torch_is_loaded(monkeypatch):
         ("d1", "h3"),
     ]
     assert len(calls) == 3
+
+
+class _Recording:
+    """An evaluator that computes each task in this process and says which it computed."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    def cached(self, device, host=None, site=None):
+        return None
+
+    def computed(self, device, host=None, site=None):
+        self.calls.append((device, host))
+        return (device, host)
+
+
+def _no_fork_possible(monkeypatch, how: str) -> list:
+    """`can_fork` says yes, then one resource a worker needs fails; returns the workers
+    actually started (none may be)."""
+    from auditor.evaluation import forked
+
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
+    started: list = []
+
+    def fail(*args, **kwargs):
+        raise OSError(f"no {how} here")
+
+    if how == "fork":
+        monkeypatch.setattr(forked.os, "fork", fail)
+    elif how == "temporary file":
+        monkeypatch.setattr(forked.tempfile, "TemporaryFile", fail)
+    else:  # shared memory for the counter of claimed groups
+
+        class Context:
+            def Value(self, *args, **kwargs):  # noqa: N802 - multiprocessing's name
+                raise OSError("no shared memory here")
+
+        monkeypatch.setattr(forked.multiprocessing, "get_context", lambda kind: Context())
+    real_fork = forked._fork
+
+    def counting(*args):
+        started.append(1)
+        return real_fork(*args)
+
+    monkeypatch.setattr(forked, "_fork", counting)
+    return started
+
+
+@pytest.mark.parametrize("how", ["fork", "temporary file", "shared memory"])
+def test_without_a_worker_every_evaluation_is_done_here(monkeypatch, how):
+    """`os.fork` or the worker's temporary file failing (no process or file to spare), or no
+    shared memory for the counter: the audit goes on in this process, every task evaluated
+    once, in task order, as with `--jobs 1`."""
+    from auditor.evaluation import forked
+
+    started = _no_fork_possible(monkeypatch, how)
+    evaluator = _Recording()
+    tasks = [("d1", "h1", None), ("d2", "h2", None), ("d3", "h3", None)]
+    assert forked.evaluate_all(tasks, evaluator, [], jobs=3) == [
+        ("d1", "h1"),
+        ("d2", "h2"),
+        ("d3", "h3"),
+    ]
+    assert sorted(evaluator.calls) == [("d1", "h1"), ("d2", "h2"), ("d3", "h3")]
+    # a worker was tried where shared memory exists (and failed); never without it
+    assert len(started) == (0 if how == "shared memory" else 1)

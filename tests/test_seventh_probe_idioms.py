@@ -255,3 +255,49 @@ def test_a_local_length_of_a_copied_list_counts_layers_an_inline_one_wins(
     state = next(line for line in text.splitlines() if "] device state:" in line)
     assert "heads * dim = 32 x float16 (2 B) = 64 B/token/layer" in kv
     assert ("unresolved: len() of a value" in state) is layers_are_ids
+
+
+DEVICE_METHOD = """
+    import torch
+
+
+    class Arena:
+        def __init__(self, n_layers, n_rows, width=96, device="cpu"):
+            self.n_layers, self.n_rows, self.width = n_layers, n_rows, width
+            self.slab = torch.empty(self.slab_shape(n_layers, n_rows), dtype=torch.bfloat16, device=device)
+
+        def slab_shape(self, layers, rows):
+            return [layers, rows, 2, self.width]
+
+
+    class Offload:
+        def __init__(self, arena: Arena, budget_bytes: int, device="cpu"):
+            self.n_layers = arena.n_layers
+            self.n_rows = budget_bytes // (arena.n_layers * 2 * arena.width * 2)
+            shape = arena.slab_shape(arena.n_layers, self.n_rows)
+            self.slab = torch.empty(shape, dtype=DTYPE, device=device)
+
+
+    def build(device="cpu"):
+        arena = Arena(4, 64, device=device)
+        return arena, Offload(arena, 1 << 20, device=device)
+"""
+
+
+@pytest.mark.parametrize("dtype, bug", [("torch.bfloat16", False), ("torch.float32", True)])
+def test_a_host_shaped_by_a_method_of_its_device(tmp_path, capsys, monkeypatch, dtype, bug):
+    """`shape = arena.slab_shape(arena.n_layers, self.n_rows)`, kept in a local list: the
+    device's method, called on the device, gives the host's dimensions (`self` read as the
+    device); the host's rows are what a byte budget holds."""
+    write_tree(
+        tmp_path, {"dm/__init__.py": "", "dm/pools.py": DEVICE_METHOD.replace("DTYPE", dtype)}
+    )
+    report = audit(tmp_path, capsys)
+    assert verdict(report) == ({("LA001", "slab")} if bug else set())
+    arena, offload = built(tmp_path, monkeypatch, "dm", "pools", "build", device="meta")
+    device = arena.slab.nbytes // (arena.n_rows * arena.n_layers)
+    host = offload.slab.nbytes // (offload.n_rows * offload.n_layers)
+    assert (host != device) is bug
+    if bug:
+        message = report["findings"][0]["message"]
+        assert f"{host} B/token/layer vs {device} B/token/layer" in message
