@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-import textwrap
 from collections.abc import Iterator
 
 import libcst as cst
@@ -23,7 +22,7 @@ from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, absolute_module
 from auditor.frontend.parse import ParsedModule
-from auditor.frontend.scope import cpython_tree, file_tree
+from auditor.frontend.scope import class_node, cpython_tree, def_node, file_tree
 from auditor.location import Location
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.sites import candidate_modules
@@ -65,7 +64,7 @@ def sibling_pairs(
         if tree is None:
             continue
         for qualname, function in _functions(tree, module.name):
-            calls = list(_device_calls(index, module, function, by_name, registered))
+            calls = list(_device_calls(index, module, function, by_name, trees, registered))
             for one, two in itertools.combinations(calls, 2):
                 (first, a, where_a, name_a, _), (second, b, where_b, _, how) = one, two
                 key = frozenset((id(a), id(b)))
@@ -73,7 +72,7 @@ def sibling_pairs(
                     continue
                 if _exclusive(where_a, where_b) or not _storages_meet(book, a, b):
                     continue
-                derived = _derived(a, name_a)
+                derived = _derived(a, name_a, trees)
                 shared = same_arguments(book, a, first, b, second, derived)
                 if shared is None:
                     continue
@@ -147,6 +146,7 @@ def _device_calls(
     module: ModuleInfo,
     function: ast.AST,
     by_name: dict,
+    trees: dict,
     registered: dict[str, ClassInfo] | None = None,
 ) -> Iterator[Call]:
     """The calls of the function's own body (not of functions defined in it) that build a
@@ -177,7 +177,7 @@ def _device_calls(
                 yield node, cls, where, bound.get(id(node)), how
             elif isinstance(node.func, ast.Attribute):
                 cls = _device_class(index, module, node.func.value, local, by_name)
-                built = _through_classmethod(cls, node) if cls is not None else None
+                built = _through_classmethod(cls, node, trees) if cls is not None else None
                 if built is not None:
                     how = f"{cls.name}.{node.func.attr}() returning cls(...)"
                     yield built, cls, where, bound.get(id(node)), how
@@ -247,14 +247,14 @@ def _registry_key(func: ast.expr) -> str | None:
     return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
 
 
-def _through_classmethod(cls: ClassInfo, site: ast.Call) -> ast.Call | None:
+def _through_classmethod(cls: ClassInfo, site: ast.Call, trees: dict) -> ast.Call | None:
     """The `cls(...)` call a classmethod of the class returns (its body that one return),
     its parameters replaced by what the site passes them, as
     if the site had written it; None when it is not such a method or `*` hides the binding."""
-    method = _method(cls, site.func.attr)  # type: ignore[attr-defined]
+    method = cls.find_method(site.func.attr)  # type: ignore[attr-defined]
     if method is None or "classmethod" not in method.decorators:
         return None
-    function = _cpython_function(method)
+    function = _method_node(cls, site.func.attr, trees)  # type: ignore[attr-defined]
     if function is None or len(function.args.args) < 1 or function.args.vararg:
         return None
     *body, last = function.body
@@ -290,31 +290,24 @@ class _Replace(ast.NodeTransformer):
         return self.given.get(node.id, node)
 
 
-def _method(cls: ClassInfo, name: str):
-    for owner in cls.mro():
-        if name in owner.methods:
-            return owner.methods[name]
-    return None
-
-
-def _cpython_function(method) -> ast.FunctionDef | None:
-    """CPython's tree of one method, from its source (a few lines, parsed once per call)."""
-    try:
-        tree = ast.parse(textwrap.dedent(method.module.parsed.code(method.node)))
-    except (SyntaxError, ValueError, RecursionError):
+def _method_node(cls: ClassInfo, name: str, trees: dict) -> ast.FunctionDef | None:
+    """CPython's tree of the method `name` the class resolves (its MRO), from the shared
+    cache of module trees."""
+    method = cls.find_method(name)
+    if method is None or method.owner is None:
         return None
-    node = tree.body[0] if tree.body else None
-    return node if isinstance(node, ast.FunctionDef) else None
+    tree = cpython_tree(method.module, trees)
+    klass = class_node(tree, method.owner) if tree is not None else None
+    return def_node(klass.body, name) if klass is not None else None
 
 
-def _derived(cls: ClassInfo, name: str | None) -> dict[str, str]:
+def _derived(cls: ClassInfo, name: str | None, trees: dict) -> dict[str, str]:
     """`cache.<attribute>` -> the constructor parameter the pool keeps under that attribute
     (`self.head_dim = head_dim`), for a pool bound to `cache`: another pool built from these
     attributes is given what this one was built with."""
     if name is None:
         return {}
-    init = _method(cls, "__init__")
-    function = _cpython_function(init) if init is not None else None
+    function = _method_node(cls, "__init__", trees)
     if function is None:
         return {}
     params = {a.arg for a in function.args.args[1:] + function.args.kwonlyargs}
