@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 21, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 22, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -53,6 +53,8 @@ BUGGY = {
     "probe21/p05": {("LA001", "key_cache")},  # layers second; a draft's own layers and config
     "probe21/p09": {("LA001", "kv")},  # layers as len() of a copied id list
     "probe21/p04b": {("LA001", "kv_scale")},  # a host shaped by its device's method
+    "probe21/p06b": {("LA001", "v_l")},  # a format table's keys; rows off each device tensor
+    "probe22/p07b": {("LA001", "v_cache")},  # a flat region carved into views, beside its pool
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -60,8 +62,12 @@ CORRECT = [
     *(f"probe18/{n}" for n in ["p01", "p02f", "p03", "p04", "p05f", "p08f", "p09f", "p10"]),
     *(f"probe19/{n}" for n in ["p01", "p04", "p05f", "p09f", "p10f"]),
     *(f"probe20/{n}" for n in ["p02f", "p03f", "p07f", "p08f"]),
-    *(f"probe21/{n}" for n in ["p01f", "p02", "p03f", "p04", "p05f", "p09f"]),
+    *(f"probe21/{n}" for n in ["p01f", "p02", "p03f", "p04", "p05f", "p06", "p09f"]),
+    "probe22/p07",
 ]
+# trees compared with items left unresolved that neither side's comparison needs: p07's pool
+# sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
+UNRESOLVED = {"probe22/p07": 2, "probe22/p07b": 2}
 
 
 def audit(name: str, capsys) -> dict:
@@ -79,7 +85,8 @@ def test_a_buggy_tree_reports_its_bug(name: str, capsys) -> None:
     found = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
     assert found == BUGGY[name]
     summary = report["summary"]
-    assert summary["pairs_compared"] == summary["pairs"] >= 1 and summary["unresolved"] == 0
+    assert summary["pairs_compared"] == summary["pairs"] >= 1
+    assert summary["unresolved"] == UNRESOLVED.get(name, 0)
 
 
 @pytest.mark.parametrize("name", CORRECT)
@@ -88,12 +95,13 @@ def test_a_correct_tree_is_compared_and_clean(name: str, capsys) -> None:
     assert "CORRECT" in (DATA / name / "README.txt").read_text()
     assert report["exit"] == 0 and report["findings"] == []
     summary = report["summary"]
-    assert summary["pairs_compared"] == summary["pairs"] >= 1 and summary["unresolved"] == 0
+    assert summary["pairs_compared"] == summary["pairs"] >= 1
+    assert summary["unresolved"] == UNRESOLVED.get(name, 0)
 
 
 CHECKS = sorted(
     str(p.relative_to(DATA))
-    for probe in ("probe17", "probe18", "probe19", "probe20", "probe21")
+    for probe in ("probe17", "probe18", "probe19", "probe20", "probe21", "probe22")
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )
 

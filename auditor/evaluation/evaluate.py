@@ -226,6 +226,7 @@ class PoolEvaluator:
         objects = self.roles.objects(cls)
         facts = self.roles.facts(cls)
         dtypes = facts.dtype_params if facts is not None else set()
+        classes = facts.object_classes if facts is not None else {}
         for name in parameter_names(cls):
             if device is not None and name in device_params:
                 kwargs[name] = device
@@ -233,11 +234,11 @@ class PoolEvaluator:
                 # (`ModelShape.n_layers`), even where the other pool's parameter of that name
                 # is sampled as a number (a draft's plain `cfg`); a dtype read for its
                 # `.itemsize` is the point's dtype
-                kwargs[name] = RuntimeObject(objects[name])
+                kwargs[name] = RuntimeObject(objects[name], klass=classes.get(objects[name]))
             elif name in values:
                 kwargs[name] = ConfigDependency(name)
             elif name in objects:
-                kwargs[name] = RuntimeObject(objects[name])
+                kwargs[name] = RuntimeObject(objects[name], klass=classes.get(objects[name]))
             elif name in self._object_roots and object_paths(name, values):  # (and no other)
                 kwargs[name] = RuntimeObject(name, listed=True)
         return kwargs

@@ -128,6 +128,8 @@ def dimensions(
                 if name.partition(".")[0] in facts.objects.values() and name not in found:
                     if name in fixed or name in own_fixed or name in facts.called:
                         continue  # (a method it calls, `cp.getint`: never a value of its own)
+                    if name in facts.object_properties:
+                        continue  # (computed by its class from the fields: `spec.page_bytes`)
                     dimension = by_use(name, facts, settings, cls)
                     holds = any(n.startswith(name + ".") for n in facts.params)  # an object
                     unsaid = name not in facts.object_defaults and not holds
@@ -216,7 +218,9 @@ def by_use(
             return _dtypes_from(name, field_default, settings)
         return Dimension(name, tuple(settings.default_dtypes)) if settings.default_dtypes else None
     tested = name in facts.flags or name in facts.table_keys
-    if tested and param.default is None and "." in name:
+    # a string parameter nothing gives that indexes a table (`GGML_TYPE_TRAITS[type_k]`)
+    keyed = "." not in name and name in facts.table_keys
+    if tested and param.default is None and ("." in name or keyed):
         # an object's attribute tested where a branch allocates: each literal it is compared
         # with, and both truths when it is tested for one; or indexing a dtype table: its keys
         values = []

@@ -139,6 +139,7 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
         if tensors is not None and not is_unknown(tensors):
             held.update((t.ident, t) for t in tensors if t.view_of is None)
     covering: dict[str, frozenset[int]] = {}  # views naming the whole of some storage
+    parts: dict[str, list[Tensor]] = {}  # views naming a part of one storage
     for name, value in attributes.items():
         if is_unknown(value):
             # a record field (`mamba_cache.temporal`) not known is state the pool keeps
@@ -157,9 +158,39 @@ def buffers_of(instance: Instance) -> dict[str, list[Tensor] | Unknown]:
                 bases = _wholly_viewed(tensors, held)
                 if bases:
                     covering[name] = bases
+                elif len({t.view_of for t in tensors}) == 1:
+                    parts[name] = tensors
                 continue
             result[name] = tensors
+    _carve(result, parts, held)
     return _without_aliases(result, covering)
+
+
+def _carve(
+    buffers: dict[str, list[Tensor] | Unknown], parts: dict[str, list[Tensor]], held: dict
+) -> None:
+    """A private flat region carved whole into named views (`self._region = torch.empty(n,
+    dtype=torch.uint8)`, then `self.k_cache = self._region[:half].view(torch.bfloat16).view(
+    shape)` and `self.v_cache` the rest): the views are the buffers, the region only their
+    storage. A region some of whose bytes no view names, or a public one (SGLang's
+    `kv_buffer` beside its `k_buffer = kv_buffer[0]`), stays as it is."""
+    by_base: dict[int, list[str]] = {}
+    for name, tensors in parts.items():
+        by_base.setdefault(tensors[0].view_of, []).append(name)
+    for base, names in by_base.items():
+        holders = [
+            n
+            for n, tensors in buffers.items()
+            if not is_unknown(tensors) and [t.ident for t in tensors] == [base]
+        ]
+        if not holders or not all(n.startswith("_") for n in holders):
+            continue
+        if sum(t.nbytes for n in names for t in parts[n]) != held[base].nbytes:
+            continue
+        for holder in holders:
+            del buffers[holder]
+        for name in names:
+            buffers[name] = parts[name]
 
 
 def held_from(host: Any, device: Any) -> set[str]:

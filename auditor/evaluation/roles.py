@@ -40,6 +40,7 @@ from auditor.frontend.behaviour import (
     self_reads,
     shape_methods,
     tested_literals,
+    text_table_keys,
 )
 from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
 from auditor.frontend.scope import class_node, cpython_tree, def_node
@@ -269,26 +270,37 @@ class RoleBook:
         cache_config.cache_dtype]`): the values a string flag takes besides its literals."""
         found: dict[str, tuple[str, ...]] = {}
         for name, tables in facts.tables.items():
+            param = facts.params.get(name)
+            # a plain string parameter nothing gives (`type_k: str`) takes the keys of any
+            # table it indexes; otherwise only a dtype table's keys are its values
+            readers = [dtype_table_keys]
+            if param is not None and param.default is None and "." not in name:
+                if param.annotation in (None, "str"):
+                    readers.append(text_table_keys)
             keys: list[str] = []
-            for table in sorted(tables):
-                for module in self._modules(cls):
-                    got = self._keys_in(module, table, 0)
-                    if got is not None:
-                        keys.extend(k for k in got if k not in keys)
-                        break
+            for reader in readers:
+                for table in sorted(tables):
+                    for module in self._modules(cls):
+                        got = self._keys_in(module, table, 0, reader)
+                        if got is not None:
+                            keys.extend(k for k in got if k not in keys)
+                            break
+                if keys:
+                    break
             if keys:
                 found[name] = tuple(keys)
         return found
 
-    def _keys_in(self, module, name: str, depth: int) -> tuple[str, ...] | None:
-        """The keys of the dtype table `name` in `module`, following `from x import name`."""
+    def _keys_in(self, module, name: str, depth: int, reader=dtype_table_keys):
+        """The keys of the table `name` in `module` (`reader` says which tables count),
+        following `from x import name`."""
         tree = cpython_tree(module, self.trees)
-        keys = dtype_table_keys(tree, name) if tree is not None else None
+        keys = reader(tree, name) if tree is not None else None
         if keys is not None or depth > 3 or name not in module.imports:
             return keys
         source, attr = module.imports[name]
         found = self.index.find_module(source, module) if attr is not None else None
-        return self._keys_in(found, attr, depth + 1) if found is not None else None
+        return self._keys_in(found, attr, depth + 1, reader) if found is not None else None
 
     def _objects_read(
         self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
@@ -327,6 +339,7 @@ class RoleBook:
             expanded.objects = objects
             expanded.range_paths = facts.range_paths
             expanded.object_defaults = self._field_defaults(cls, objects, facts)
+            self._object_classes(cls, objects, expanded)
             return expanded
         if not roots:
             # counting its layers off a pool it takes (a mirror, or a pool's helper): the
@@ -341,6 +354,7 @@ class RoleBook:
             expanded.objects = others
             expanded.range_paths = facts.range_paths
             expanded.object_defaults = self._field_defaults(cls, others, facts)
+            self._object_classes(cls, others, expanded)
             return expanded
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
         found = infer_roles(expanded, *hints)
@@ -376,6 +390,7 @@ class RoleBook:
         expanded.objects = roots
         expanded.range_paths = facts.range_paths
         expanded.object_defaults = self._field_defaults(cls, roots, facts)
+        self._object_classes(cls, roots, expanded)
         return expanded
 
     def _config_objects(
@@ -405,6 +420,7 @@ class RoleBook:
         expanded.objects = others
         expanded.range_paths = facts.range_paths
         expanded.object_defaults = self._field_defaults(cls, others, facts)
+        self._object_classes(cls, others, expanded)
         return expanded
 
     @staticmethod
@@ -435,6 +451,24 @@ class RoleBook:
             if isinstance(klass, ClassInfo):
                 self._defaults_of(klass, path, found, 0)
         return found
+
+    def _object_classes(self, cls: ClassInfo, roots: dict[str, str], facts: Facts) -> None:
+        """The classes the objects' annotations name (`spec: KVSpec`), and the attributes
+        their properties compute (`KVSpec.page_bytes`), into `facts`."""
+        init = cls.find_method("__init__")
+        owner = init.owner if init is not None and init.owner is not None else cls
+        for name, path in roots.items():
+            annotation = facts.params[name].annotation if name in facts.params else None
+            if annotation is None or path not in annotation:
+                continue
+            klass = self.index.resolve_static(owner.module, path)
+            if not isinstance(klass, ClassInfo):
+                continue
+            facts.object_classes[path] = klass
+            for each in klass.mro():
+                for member in each.methods.values():
+                    if member.has_decorator("property", "cached_property"):
+                        facts.object_properties.add(f"{path}.{member.name}")
 
     def _defaults_of(self, klass: ClassInfo, path: str, found: dict, depth: int) -> None:
         """`klass`'s field defaults under `path`, and those of the fields holding an object

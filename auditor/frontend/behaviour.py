@@ -34,6 +34,10 @@ _LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
 _OTHER_COUNT = re.compile(r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$)")
 _BLOCK_HINT = re.compile(r"((block|page)_(size|len|length)$|^tokens_per_(block|page)$)")
+# rows of whole sequences (`(batch_size, max_seq_len, width)`, exllama's caches, a host's
+# `num_sessions` rows of the device's `max_seq_len`): tokens are rows x sequence length
+_BATCH_HINT = re.compile(r"(^|_)(batch|batch_size|sessions|seqs|sequences|requests|reqs)$")
+_SEQ_HINT = re.compile(r"(seq|context|ctx|cache)_len(gth)?$")
 # calls whose result is a number computed from their arguments (a count, not a shape)
 _NUMERIC_CALLS = frozenset(
     "int float min max round abs sum len divmod math.ceil math.floor math.prod "
@@ -51,6 +55,8 @@ _ALLOC = rb"torch\.(?:zeros|empty|ones|full|randn|rand|empty_strided|randint|ten
 _TERM = rb"[\w.]+(?:\s*[-+*/]+\s*[\w.]+)?"  # a dimension: a name, or one operation on two
 PER_LAYER_BYTES = re.compile(
     rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
+    # or over another list (`[torch.empty((n, r)) for r in self.row_bytes]`, a device's rows)
+    rb"|\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+[\w.]+\s*\]"
     rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*(?:len\(\s*)?[\w.]*(?i:layer|depth)"
     rb"|" + _ALLOC + rb"\s*\(?\s*" + rb"\s*,\s*".join([_TERM] * 4) + rb"\s*[,)]"
     # a shape kept or returned before it is allocated, naming layers in its first three
@@ -118,6 +124,10 @@ class Facts:
     # `CacheConfig.quant_policy`: the default its class body gives that field (`= 0`), source
     # text; an object's flag is explored at it as well as at the literals it is compared with
     object_defaults: dict[str, str] = field(default_factory=dict)
+    # the class of each object path (`KVSpec`), and the attributes its properties compute
+    # (`KVSpec.page_bytes`): those are run on the stand-in, never sampled (roles.py)
+    object_classes: dict[str, object] = field(default_factory=dict)
+    object_properties: set[str] = field(default_factory=set)
     # param: (function, argument position or keyword) of plain functions it is passed to
     # where the result sets what an allocation reads (`self.dtype = resolve(kv_dtype)`); the
     # literals the function tests its parameter against are the flag's values (roles.py)
@@ -182,6 +192,40 @@ def _is_allocation(node: ast.AST) -> bool:
     name = _dotted(node.func) or ""
     head, _, last = name.rpartition(".")
     return head == "torch" and last in ALLOCATORS
+
+
+def _is_flat_allocation(node: ast.AST) -> bool:
+    """`torch.empty(n_bytes, dtype=torch.uint8)`: one dimension, not a shape written out."""
+    return (
+        _is_allocation(node)
+        and isinstance(node, ast.Call)
+        and len(node.args) == 1
+        and not isinstance(node.args[0], (ast.Tuple, ast.List, ast.Starred))
+        and not any(k.arg in ("size", "shape") for k in node.keywords)
+    )
+
+
+def carved_view(node: ast.AST, flow: _Flow) -> bool:
+    """`self._region[:half].view(torch.bfloat16).view(shape)`: a shaped view of a part of a
+    flat allocation (`flow.flat`), read as an allocation of that shape: a region carved into
+    buffers, as transfer engines register one and view it per field."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("view", "reshape")
+        and node.args
+        and not _is_torch_dtype(node.args[0])
+    ):
+        return False
+    base: ast.AST = node.func.value
+    while True:
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute):
+            base = base.func.value  # `.view(torch.bfloat16)`, `.narrow(...)`
+        elif isinstance(base, ast.Subscript):
+            base = base.value  # `[:half]`
+        else:
+            break
+    return (_key(base) or "") in flow.flat
 
 
 def _shape_of(call: ast.Call) -> list[ast.expr]:
@@ -282,10 +326,15 @@ class _Flow:
         # dimensions nothing here sees, never a count's dimension
         self.opaque: set[str] = set()
         self._walked: dict[int, tuple[ast.AST, tuple[str, ...]]] = {}
+        # names and `self.` attributes holding a flat allocation (`self._region = torch.empty(
+        # n, dtype=torch.uint8)`), which views carve into buffers (carved_view)
+        self.flat: set[str] = set()
         assignments = []
         for function in functions:
             for node in ast.walk(function):
-                if _is_allocation(node):
+                if isinstance(node, ast.Assign) and _is_flat_allocation(node.value):
+                    self.flat |= {k for t in node.targets if (k := _key(t)) is not None}
+                if _is_allocation(node) or carved_view(node, self):
                     assert isinstance(node, ast.Call)
                     for arg in [*node.args, *(k.value for k in node.keywords)]:
                         self.sizing |= {k for n in ast.walk(arg) if (k := _key(n)) is not None}
@@ -472,16 +521,46 @@ def dtype_table_keys(tree: ast.Module, name: str) -> tuple[str, ...] | None:
             and isinstance(node.value, ast.Dict)
         ):
             keys = node.value.keys
+            values = node.value.values
             if (
                 keys
                 and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys)
-                and all(_is_torch_dtype(v) for v in node.value.values)
+                # `"auto": None` (the model's dtype, chosen by an `or` after the lookup)
+                and all(_is_torch_dtype(v) or _is_none(v) for v in values)
+                and any(_is_torch_dtype(v) for v in values)
             ):
                 first: dict[str, str] = {}
                 for key, value in zip(keys, node.value.values):
                     first.setdefault(ast.unparse(value), key.value)  # type: ignore[union-attr]
                 return tuple(first.values())
     return None
+
+
+TEXT_TABLE_KEYS = 6  # keys of a table of other values sampled, each giving another value
+
+
+def text_table_keys(tree: ast.Module, name: str) -> tuple[str, ...] | None:
+    """The string keys of a module-level dict literal `name` of any values (llama.cpp's
+    `GGML_TYPE_TRAITS = {"f16": (1, 2), "q8_0": (32, 34)}`): what a string parameter nothing
+    gives may be, when the constructor indexes it with that parameter. One key per distinct
+    value, the first few; None if it is no such table."""
+    for node in tree.body:
+        if (
+            isinstance(node, (ast.Assign, ast.AnnAssign))
+            and any(isinstance(t, ast.Name) and t.id == name for t in _targets(node))
+            and isinstance(node.value, ast.Dict)
+        ):
+            keys = node.value.keys
+            if keys and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys):
+                first: dict[str, str] = {}
+                for key, value in zip(keys, node.value.values):
+                    first.setdefault(ast.unparse(value), key.value)  # type: ignore[union-attr]
+                return tuple(first.values())[:TEXT_TABLE_KEYS]
+    return None
+
+
+def _is_none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
@@ -510,7 +589,9 @@ def read_facts(
         for node in ast.walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 if any(
-                    _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
+                    _is_allocation(n)
+                    or carved_view(n, flow)
+                    or (isinstance(n, ast.Name) and n.id in held)
                     for n in ast.walk(node.value)
                 ):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -922,6 +1003,8 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         return
     if isinstance(node, ast.If):
         _note_flag(node.test, node.body, node.orelse, flow, facts)
+    if isinstance(node, ast.Assert):
+        _note_demanded_text(node.test, flow, facts)
     if isinstance(node, ast.IfExp):
         _note_flag(node.test, [ast.Expr(node.body)], [ast.Expr(node.orelse)], flow, facts)
     if isinstance(node, ast.Assign) and isinstance(node.value, ast.IfExp):
@@ -986,7 +1069,10 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
             facts.range_roots |= flow.roots(read)
         return found
-    if isinstance(node, ast.Attribute):
+    if isinstance(node, ast.Attribute) or (
+        # a local list made off an object's (`rows = [t.numel() // n for t in src.keys]`)
+        isinstance(node, ast.Name) and node.id not in flow.params and node.id in flow.sources
+    ):
         facts.per_item |= flow.of(node)
         return {"." + name for name in flow.of(node)}  # marks the loop, never a parameter
     return set()
@@ -999,9 +1085,16 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
             facts.dtype_params |= flow.copied(keyword.value)
     if _dotted(call.func) == "range":
         facts.numeric |= set().union(*(flow.of(a) for a in call.args)) if call.args else set()
+    if (  # `region.view(spec.dtype)`: a view as another dtype, the one a name says it is
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr == "view"
+        and len(call.args) == 1
+        and (_key(call.args[0]) or "").endswith("dtype")
+    ):
+        facts.dtype_params |= flow.copied(call.args[0])
     if _dotted(call.func) == "getattr" and len(call.args) >= 2 and _dotted(call.args[0]) == "torch":
         facts.dtype_names_params |= flow.copied(call.args[1])  # `getattr(torch, cfg["dtype"])`
-    if not _is_allocation(call):
+    if not (_is_allocation(call) or carved_view(call, flow)):
         return
     shape = _shape_of(call)
     if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
@@ -1208,6 +1301,24 @@ def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Fact
         facts.set_only_flags |= set(facts.flags) - before
 
 
+def _note_demanded_text(test: ast.AST, flow: _Flow, facts: Facts) -> None:
+    """`assert cache["kv_format"] == "fp8_ds_mla"`: a config object's key nothing types is
+    text the constructor demands, not a number to sample; its values are the strings it may
+    equal (a closed set: any other fails the assert)."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return
+    if not isinstance(test.ops[0], (ast.Eq, ast.In)):
+        return
+    for subject, item in _comparisons(test):
+        found, value = _literal(item)
+        if not found or not isinstance(value, str):
+            continue
+        for name in flow.copied(subject):
+            if "." in name:  # an object's attribute or key, never a parameter of its own
+                facts.flags.setdefault(name, []).append(value)
+                facts.closed.add(name)
+
+
 def _note_dtype_compare(node: ast.Compare, flow: _Flow, facts: Facts) -> None:
     sides = [node.left, *node.comparators]
     named = facts.dtype_names
@@ -1287,6 +1398,7 @@ def _tokens_along(
     """The token count: the leading dimension, after the layers, of per-layer allocations."""
     token_votes: dict[str, int] = {}
     block_candidates: set[str] = set()
+    sequence_candidates: set[str] = set()
     attributes: set[str] = set()  # `self.x` leading dimensions (a host's own count)
     direct: set[str] = set()  # parameters leading a dimension not through such an attribute
     for dims, keys, around in zip(facts.shapes, facts.shape_keys, facts.shape_ranges):
@@ -1308,6 +1420,11 @@ def _tokens_along(
                 direct.add(name)
         for dim in rest:
             block_candidates |= {n for n in dim & counts if _BLOCK_HINT.search(n)}
+            sequence_candidates |= {n for n in dim & counts if _SEQ_HINT.search(n)}
+        for key in keys:  # a sequence length the pool keeps (`self.max_seq_len`, maybe
+            attribute = (key or "").rpartition(".")[2]  # read off its device: `cache.`)
+            if key and "." in key and _SEQ_HINT.search(attribute):
+                sequence_candidates.add(attribute)
         for key in keys:  # tokens per block read off an object: `gpu_cache.block_size`
             attribute = (key or "").rpartition(".")[2]
             if key and "." in key and _BLOCK_HINT.search(attribute):
@@ -1351,6 +1468,10 @@ def _tokens_along(
         # none: blocks of a size the pool does not say (its figures are unresolved, never
         # taken per block)
         block = min(block_candidates - {tokens}, key=lambda n: ("." in n, n), default=UNSAID_BLOCK)
+    if block is None and _BATCH_HINT.search(tokens):
+        # rows of whole sequences: as many tokens each as the sequence length it keeps
+        kept = {n for n in sequence_candidates - {tokens} if n in facts.own}
+        block = min(kept, default=None)
     kind = "a per-layer list" if layers in facts.per_layer else "a leading layer dimension"
     evidence = f"{kind} over {layers}, tokens along {tokens}"
     if block == UNSAID_BLOCK:
@@ -1458,6 +1579,7 @@ def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[boo
     # counted off an object (`range(cfg.num_layers)`): kept whatever its annotations name, so
     # that the catalog can say it is not audited (or pair it, if it mirrors a pool)
     counted_off_object = per_layer_bytes and bool(facts.range_paths)
+    iterated = _iterated_objects(init)
     names: set[str] = set()
     for argument in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs):
         if argument.annotation is not None:
@@ -1471,6 +1593,7 @@ def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[boo
         elif per_layer_bytes and (
             argument.arg in facts.sized_by
             or any(_BUFFER_WORD.search(a) for a in facts.read_attributes.get(argument.arg, ()))
+            or argument.arg in iterated
         ):
             names.add(UNTYPED_MIRROR)
     return counted_off_object, frozenset(names - _NOT_CLASSES)
@@ -1482,6 +1605,36 @@ _NOT_CLASSES = frozenset(
     "Union Sequence Callable Iterable Mapping Literal torch dtype device Tensor typing".split()
 )
 _BUFFER_WORD = re.compile(r"(buffer|_buf$|cache$|_pool$)")
+
+
+def _iterated_objects(init: ast.FunctionDef) -> set[str]:
+    """Parameters whose attribute a constructor iterates, sizing something off each item
+    (`[t.numel() // ctx.n_ctx for t in ctx.k_l]`, `for t in dev.kv: ... t.shape`): a list of
+    another object's tensors, read one per layer, as a mirror of a pool reads its buffers."""
+    found: set[str] = set()
+    for node in ast.walk(init):
+        loops: list[tuple[ast.expr, ast.AST, list[ast.AST]]] = []
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            loops = [(g.iter, g.target, [node.elt]) for g in node.generators]
+        elif isinstance(node, ast.For):
+            loops = [(node.iter, node.target, list(node.body))]
+        for iterable, target, body in loops:
+            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute):
+                iterable = iterable.func.value  # `dev.kv.items()`, `dev.kv.values()`
+            if not (isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name)):
+                continue
+            items = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+            sized = any(
+                isinstance(n, ast.Attribute)
+                and n.attr in ("shape", "numel", "size", "nbytes", "dtype")
+                and isinstance(n.value, ast.Name)
+                and n.value.id in items
+                for part in body
+                for n in ast.walk(part)
+            )
+            if sized:
+                found.add(iterable.value.id)
+    return found
 
 
 def field_defaults(node: ast.ClassDef) -> dict[str, str]:

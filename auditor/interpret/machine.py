@@ -182,6 +182,10 @@ class Interpreter(Namespaces, Statements, Operators):
             return library.external_attribute(obj.name, name, location)
         if isinstance(obj, RuntimeObject):
             found = environment.runtime_attribute(self.point, obj, name, location)
+            if obj.klass is not None and (is_unknown(found) or found is environment.NOT_LISTED):
+                computed = self._object_member(obj, name, location)
+                if computed is not ABSENT:
+                    return computed
             return ABSENT if found is environment.NOT_LISTED else found
         return library.value_attribute(obj, name, location)
 
@@ -223,6 +227,27 @@ class Interpreter(Namespaces, Statements, Operators):
                 location,
                 Why.OUTSIDE_BASE,
             )
+        return ABSENT
+
+    def _object_member(self, obj: RuntimeObject, name: str, location: Location) -> Any:
+        """A property or method of a config object's class, run on the stand-in whose fields
+        are config values (`spec.page_bytes` of `spec: KVSpec`), or the default its class
+        gives a field the point has no value for (what such a property reads); ABSENT for
+        anything else."""
+        for klass in obj.klass.mro():
+            namespace = self.class_namespace(klass)
+            if name not in namespace:
+                continue
+            value = self.force(namespace, name, location)
+            if isinstance(value, (bool, int, float, str)) and not is_unknown(value):
+                return value  # a field the point gives no value: its class's default
+            if not isinstance(value, FunctionInfo) or value.has_decorator(
+                "staticmethod", "classmethod"
+            ):
+                return ABSENT
+            if value.has_decorator("property", "cached_property", "functools.cached_property"):
+                return self.call_function(value, obj, [], {}, location, klass)
+            return FunctionRef(value, obj, klass)
         return ABSENT
 
     def super_attribute(self, proxy: SuperProxy, name: str, location: Location) -> Any:

@@ -192,6 +192,9 @@ class RuntimeObject:
 
     path: str
     listed: bool = False  # a parameter the matrix lists the attributes of, which has no other
+    # the class a constructor's config object is annotated with (`spec: KVSpec`): its
+    # properties and methods are run on the stand-in (`spec.page_bytes` from its fields)
+    klass: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -369,9 +369,12 @@ def same_arguments(
         if block is not None:
             counts.add(block)
     sizing = _sizing(book, a) | _sizing(book, b)
+    # a parameter one of them does not take at all cannot be passed differently (a device's
+    # `max_num_seqs` sizing the Mamba states its offload tier does not hold)
+    both = set(parameter_names(a)) & set(parameter_names(b))
     shared: list[str] = []
     for name in sorted((set(bound_a) | set(bound_b) | sizing) - counts):
-        if name not in sizing:
+        if name not in sizing or name not in both:
             continue
         text_a, text_b = bound_a.get(name), bound_b.get(name)
         if text_b is not None and derived.get(text_b) == name:
