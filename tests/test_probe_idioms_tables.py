@@ -405,3 +405,83 @@ def test_rows_of_whole_sequences(tmp_path, capsys, monkeypatch, width, bug):
             for d in (128, 64)
         }
         assert int(printed[2]) in rows
+
+
+BASE_AND_KINDS = """
+    import torch
+
+
+    class StateCacheBase:
+        bits: int = 16
+
+        def __init__(self, shape: dict, n_seqs: int, context_len: int, device="cuda"):
+            self.n_seqs, self.context_len = n_seqs, context_len
+            self.n_layers, self.width = shape["layers"], shape["heads"] * shape["dim"]
+            self.device = device
+            self.keys = []
+
+        def make_rows(self, dtype, width):
+            for _ in range(self.n_layers):
+                self.keys.append(torch.empty((self.n_seqs, self.context_len, width), dtype=dtype,
+                                             device=self.device))
+
+
+    class HalfCache(StateCacheBase):
+        def __init__(self, shape: dict, n_seqs: int, context_len: int, device="cuda"):
+            super().__init__(shape, n_seqs, context_len, device)
+            self.make_rows(torch.half, self.width)
+
+
+    class ByteCache(StateCacheBase):
+        bits = 8
+
+        def __init__(self, shape: dict, n_seqs: int, context_len: int, device="cuda"):
+            super().__init__(shape, n_seqs, context_len, device)
+            self.make_rows(torch.uint8, self.width)
+
+
+    class Parked:
+        def __init__(self, cache: StateCacheBase, n_sessions: int, device="cpu"):
+            self.n_sessions, self.context_len = n_sessions, cache.context_len
+            width = cache.width * cache.bits // 8
+            dtype = torch.uint8 if cache.bits < 16 else torch.half
+            self.keys = [torch.empty((n_sessions, self.context_len, WIDTH), dtype=dtype, device=device)
+                         for _ in range(cache.n_layers)]
+
+
+    KINDS = {"half": HalfCache, "byte": ByteCache}
+
+
+    def serve(kind="byte", device="cuda"):
+        cache = KINDS[kind]({"layers": 2, "heads": 4, "dim": 64}, 2, 1024, device=device)
+        return cache, Parked(cache, 8, device="meta" if device == "meta" else "cpu")
+"""
+
+
+@pytest.mark.parametrize(
+    "width, bug", [("width if cache.bits < 16 else width // 2", False), ("width", True)]
+)
+def test_a_base_whose_subclasses_call_its_allocator_is_no_pool(
+    tmp_path, capsys, monkeypatch, width, bug
+):
+    """The base allocates nothing when built (its subclasses call its `make_rows`): not a
+    device pool of its own, so the host typed with it is compared with each subclass only,
+    all pairs compared; the host halving a half-precision row's width is reported there."""
+    write_tree(
+        tmp_path,
+        {"kinds/__init__.py": "", "kinds/pools.py": BASE_AND_KINDS.replace("WIDTH", width)},
+    )
+    report = audit(tmp_path, capsys)
+    summary = report["summary"]
+    assert summary["pairs"] == summary["pairs_compared"] == 2 and summary["unresolved"] == 0
+    found = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
+    assert found == ({("LA001", "keys")} if bug else set())
+    for kind in ("half", "byte"):
+        cache, parked = built(
+            tmp_path, monkeypatch, "kinds", "pools", "serve", kind=kind, device="meta"
+        )
+        device = cache.keys[0].nbytes // (cache.n_seqs * cache.context_len)
+        host = parked.keys[0].nbytes // (parked.n_sessions * parked.context_len)
+        assert (host != device) is (bug and kind == "half")
+    if bug:
+        assert "HalfCache" in report["findings"][0]["message"]

@@ -18,6 +18,7 @@ from auditor.evaluation.matrix import parameter_names
 from auditor.frontend.behaviour import (
     Facts,
     Roles,
+    allocates,
     constructor,
     dtype_constants,
     dtype_table_keys,
@@ -501,7 +502,30 @@ class RoleBook:
         subclasses = [c for c in self.index.all_subclasses(cls) if c is not cls]
         if not subclasses:
             return False
+        reached = self._reached(cls)
+        if reached is None:
+            return True  # it raises NotImplementedError where a subclass completes it
+        if any(allocates(node) for node in reached):
+            return False
+        # it allocates nothing when built, and its subclasses' constructors call a method of
+        # its own that does (exllamav2's cache base, whose subclasses call the
+        # `create_state_tensors` it defines): their base, no pool
+        own = {id(node) for node in reached}
+        for subclass in subclasses:
+            for node in self._reached(subclass) or []:
+                if id(node) in own or not allocates(node):
+                    continue
+                method = cls.find_method(node.name)
+                if method is not None and method.owner is cls:
+                    return True
+        return False
+
+    def _reached(self, cls: ClassInfo) -> list | None:
+        """The methods `cls.__init__` reaches through `self.` reads (CPython trees), or None
+        when one it reaches only raises NotImplementedError and a subclass overrides it."""
+        subclasses = [c for c in self.index.all_subclasses(cls) if c is not cls]
         seen: set[str] = set()
+        reached = []
         todo = ["__init__"]
         while todo:
             name = todo.pop()
@@ -516,12 +540,14 @@ class RoleBook:
             if node is None:
                 continue
             if name != "__init__" and only_raises_not_implemented(node):
-                return any(
+                if any(
                     (m := c.find_method(name)) is not None and m.owner is not owner
                     for c in subclasses
-                )
+                ):
+                    return None
+            reached.append(node)
             todo.extend(self_reads(node))
-        return False
+        return reached
 
     def _pool_typed(self, cls: ClassInfo, name: str, facts: Facts) -> bool:
         """Is the parameter annotated with a class of the audited tree that allocates tensors

@@ -186,6 +186,11 @@ def _dotted(node: ast.AST) -> str | None:
     return None
 
 
+def allocates(node: ast.AST) -> bool:
+    """Does this syntax allocate a torch tensor anywhere in it?"""
+    return any(_is_allocation(n) for n in ast.walk(node))
+
+
 def _is_allocation(node: ast.AST) -> bool:
     if not isinstance(node, ast.Call):
         return False
