@@ -220,3 +220,38 @@ def real_bytes_per_token_per_layer(
     (s11, b11), (s21, b21) = totals[t1, l1], totals[t2, l1]
     b12, b22 = totals[t1, l2][1], totals[t2, l2][1]
     return (b22 - b12 - b21 + b11) // ((s21 - s11) * (l2 - l1))
+
+
+def audit_json(root: Path, capsys: Any) -> dict:
+    """The zero-configuration audit of `root` as its JSON report, with the exit code."""
+    import json
+
+    from auditor.cli import main
+
+    code = main([str(root), "--no-cache", "--isolated", "--output-format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    report["exit"] = code
+    return report
+
+
+def built_by_the_tree(
+    root: Path, monkeypatch: Any, package: str, module: str, function: str, **kwargs
+):
+    """The tree's own construction function, run on the meta device (the oracle); its modules
+    are dropped from `sys.modules` before and after, so each tree imports its own."""
+    import sys
+
+    monkeypatch.syspath_prepend(str(root))
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    result = getattr(importlib.import_module(f"{package}.{module}"), function)(**kwargs)
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    return result
+
+
+def one_pair_verdict(report: dict) -> set[tuple[str, str]]:
+    """(code, buffer) of each finding of a report that compared its one pair, resolved."""
+    summary = report["summary"]
+    assert summary["pairs"] == summary["pairs_compared"] == 1 and summary["unresolved"] == 0
+    return {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}

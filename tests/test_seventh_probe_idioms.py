@@ -11,37 +11,15 @@ device itself."""
 from __future__ import annotations
 
 import importlib
-import json
-import sys
 
 import pytest
-from helpers import write_tree
+from helpers import audit_json, built_by_the_tree, one_pair_verdict, write_tree
 
 from auditor.cli import main
 
-
-def audit(root, capsys) -> dict:
-    code = main([str(root), "--no-cache", "--isolated", "--output-format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    report["exit"] = code
-    return report
-
-
-def built(root, monkeypatch, package: str, module: str, function: str, **kwargs):
-    """The tree's own construction function, run on the meta device (the oracle)."""
-    monkeypatch.syspath_prepend(str(root))
-    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
-        monkeypatch.delitem(sys.modules, name)
-    result = getattr(importlib.import_module(f"{package}.{module}"), function)(**kwargs)
-    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
-        monkeypatch.delitem(sys.modules, name)
-    return result
-
-
-def verdict(report: dict) -> set[tuple[str, str]]:
-    summary = report["summary"]
-    assert summary["pairs"] == summary["pairs_compared"] == 1 and summary["unresolved"] == 0
-    return {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
+audit = audit_json
+built = built_by_the_tree
+verdict = one_pair_verdict
 
 
 REGISTRY = """
