@@ -11,6 +11,7 @@ from typing import Any
 
 import libcst as cst
 
+from auditor.dtypes import is_dtype
 from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
 from auditor.interpret import enums, environment, lanes, library, methods, records
 from auditor.interpret.control import (
@@ -239,7 +240,7 @@ class Interpreter(Namespaces, Statements, Operators):
             if name not in namespace:
                 continue
             value = self.force(namespace, name, location)
-            if isinstance(value, (bool, int, float, str)) and not is_unknown(value):
+            if isinstance(value, (bool, int, float, str)) or is_dtype(value):
                 return value  # a field the point gives no value: its class's default
             if not isinstance(value, FunctionInfo) or value.has_decorator(
                 "staticmethod", "classmethod"
