@@ -12,6 +12,7 @@ from auditor.engines import post_build_hooks
 from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
 from auditor.evaluation.matrix import (
+    OBJECT_SAMPLES,
     Dimension,
     dimensions,
     explore,
@@ -33,9 +34,11 @@ from auditor.evaluation.site_run import (
     callers_defaults,
     callers_objects,
     other_host,
+    run_device,
     run_parameters,
     run_site,
     runnable,
+    stand_in_paths,
 )
 from auditor.evaluation.size_claims import claimed_size
 from auditor.evaluation.slots import per_slot, slot_ratio
@@ -212,6 +215,7 @@ class PoolEvaluator:
         # parameters the matrix lists attribute paths of (`cache_params.shape.temporal`)
         self._object_roots = settings.object_roots()
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
+        self.pending: set[str] = set()  # stand-ins' attributes read with no value (composed)
         self.point_demands: set[tuple[str, Any]] = set()  # of the point running
         self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
         # (device, host, site) whose lanes builds changed module state: the first layer
@@ -389,6 +393,28 @@ class PoolEvaluator:
                 )
         return kwargs
 
+    def _composed_device(
+        self,
+        site: ConstructionSite,
+        device_cls: ClassInfo,
+        interpreter: Interpreter,
+        values: dict,
+        result: PointResult,
+    ) -> Any:
+        """A composed pair's device (composed.py), as the function holding both calls builds
+        it; NotCompared when the run does not reach its call."""
+        roles = self.roles
+        varied = tuple(roles.tokens(device_cls) + roles.layers(device_cls))
+        run = run_device(site, interpreter, values, device_cls, varied, roles.objects(device_cls))
+        if run.missed is not None:
+            raise NotCompared(f"the device {device_cls.name}: {run.missed}")
+        for branch in run.branches:
+            if branch not in result.assumed:
+                result.assumed.append(branch)
+        if isinstance(run.host, Instance):
+            _after_build(interpreter, run.host)
+        return run.host
+
     def _site_host(
         self,
         site: ConstructionSite,
@@ -403,6 +429,8 @@ class PoolEvaluator:
         if runnable(site):
             inferred = self.roles.inferred(site.host)
             varied = (inferred.tokens,) if inferred is not None and inferred.tokens else ()
+            if site.device_call is not None:  # composed.py: both counts, as the device's
+                varied = tuple(self.roles.tokens(site.host) + self.roles.layers(site.host))
             objects = self.roles.objects(site.host)
             run = run_site(site, interpreter, values, device, varied, self.settings, objects)
             if run.missed is None:
@@ -492,13 +520,15 @@ class PoolEvaluator:
         reads: set[str] = set()
         result = PointResult(values)
         call = site.call if site is not None and runnable(site) else None
+        # composed.py: the device too is built as the function holding both calls builds it
+        composed = site is not None and site.device_call is not None and call is not None
         ids = self._ids | roles.id_lists(device_cls) | roles.id_lists(host_of)
         for tokens, layers, first_tokens in build_plan(settings, plan):
             as_lanes = type(tokens) is TokenLanes
             if as_lanes:
                 state.watch.start(state)  # what the builds before it left: left as it is
             full = with_counts(values, token_names, tokens, layer_names, layers, ids)
-            first = not device_builds
+            first = not device_builds and not composed
             if first:  # decided before any host at an earlier evaluation: not run again
                 keyed = with_counts(values, token_names, first_tokens, layer_names, layers, ids)
                 replay = self._replay(device_cls, call, host_of, keyed, site)
@@ -516,7 +546,10 @@ class PoolEvaluator:
             device_built = False
             reached = None
             try:
-                device = self._build(device_cls, interpreter, full)
+                if composed:
+                    device = self._composed_device(site, device_cls, interpreter, full, result)
+                else:
+                    device = self._build(device_cls, interpreter, full)
                 device_builds.append((device, tokens, layers))
                 device_built = True
                 if site is not None:
@@ -555,6 +588,7 @@ class PoolEvaluator:
                 if first:
                     self.first_builds.stop_recording(noted)
             reads |= point.reads
+            self.pending |= point.pending
             demands = point.demands
             if result.infeasible is None and result.failure is None and as_lanes:
                 state.watch.check()  # the builds it stands for saw the same module state
@@ -568,13 +602,16 @@ class PoolEvaluator:
                 return result, reads
         device_builds, host_builds = each_count(device_builds, host_builds)
         block = roles.block(device_cls)
+        given = _block_of_config(block, values, len(device_builds))
+        if composed:  # the block size its object holds (`self.layout.block_size`)
+            given = _held_blocks(device_builds, block) or given
         result.device = measure(
             device_builds,
             device_cls,
             roles.tokens(device_cls),
             roles.layers(device_cls),
             block,
-            _block_of_config(block, values, len(device_builds)),
+            given,
         )
         ratio = slot_ratio(device_cls, values, settings.slot_ratio_params)
         if ratio is not None:
@@ -687,7 +724,8 @@ class PoolEvaluator:
     ) -> Evaluation:
         classes = [device_cls] + ([host_cls] if host_cls is not None else [])
         dims = dimensions(classes, self.settings, self.roles)
-        if site is not None:  # the site fixes some host parameters: those do not vary
+        composed = site is not None and site.device_call is not None and runnable(site)
+        if site is not None and not composed:  # the site fixes some host parameters
             taken = site_config_parameters(site, self.index)
             device_dims = dimensions([device_cls], self.settings, self.roles)
             # a host's config objects are the stand-ins the device reads (site_run.py
@@ -724,6 +762,7 @@ class PoolEvaluator:
             return reads
 
         self.demands = set()
+        self.pending = set()
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         demanded: dict[str, list[Any]] = {}
         for _ in range(DEMAND_ROUNDS):  # values the code demands, when the matrix has none
@@ -736,6 +775,17 @@ class PoolEvaluator:
                 dims[name] = replace(dims[name], values=dims[name].values + tuple(values))
                 demanded.setdefault(name, []).extend(values)
             self.demands = set()
+            points, varied, truncated = explore(dims, run, self.limits.max_config_points)
+        for _ in range(DEMAND_ROUNDS if composed else 0):
+            # composed.py: attributes of the stand-ins that the function (not either pool) reads
+            # (`m.v_head_dim` in `Layout.for_prefill(s)`): sampled as a pool's object's are
+            extra = _leaves(self.pending, stand_in_paths(site)) - set(dims)
+            if truncated or not extra:
+                break
+            # one value each: both pools read it at the point, and the points stay few
+            dims.update((name, Dimension(name, OBJECT_SAMPLES[:1])) for name in sorted(extra))
+            results.clear()
+            read.clear()
             points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         # `explore` may re-key points when new dimensions appear; keep the last result per point
         by_key: dict[tuple, PointResult] = {}
@@ -761,6 +811,32 @@ class PoolEvaluator:
             demanded={name: tuple(values) for name, values in demanded.items()},
             platform=(platform[0], tuple(platform[1])) if platform is not None else None,
         )
+
+
+def _held_blocks(builds: list, block: str | None) -> list[int | None] | None:
+    """Tokens per block of composed devices that keep, not the block size, but the object
+    holding it (`self.layout = layout`): that object's, build by build, when one holds it."""
+    if block is None:
+        return None
+    found: list[int | None] = []
+    for instance, _, _ in builds:
+        held = [
+            value.attrs.get(block)
+            for value in (instance.attrs.values() if isinstance(instance, Instance) else ())
+            if isinstance(value, Instance)
+        ]
+        sizes = {v for v in held if isinstance(v, int) and not isinstance(v, bool) and v > 0}
+        if len(sizes) != 1:
+            return None
+        found.append(sizes.pop())
+    return found
+
+
+def _leaves(pending: set[str], paths: set[str]) -> set[str]:
+    """Attributes of the stand-ins under `paths` read with no value (ConfigPoint.pending) that
+    nothing was read off in turn: values, not objects (`s.model.v_head_dim`, not `s.model`)."""
+    found = {name for name in pending if name.partition(".")[0] in paths}
+    return {name for name in found if not any(n.startswith(name + ".") for n in found)}
 
 
 def _within(location: Any, cls: ClassInfo) -> bool:

@@ -11,6 +11,7 @@ computed. Python only (dicts, tuples, calls): nothing here is specific to one en
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,9 @@ import libcst as cst
 
 from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.matrix import constructor_parameters, parameter_names
+from auditor.frontend.behaviour import Param, object_path
 from auditor.frontend.index import ClassInfo, FunctionInfo
+from auditor.frontend.scope import code_of
 from auditor.interpret.control import Infeasible, SiteReached
 from auditor.interpret.machine import Interpreter
 from auditor.interpret.scopes import Frame
@@ -103,13 +106,15 @@ def device_parameter(site: ConstructionSite, function: FunctionInfo) -> str | No
 
 def runnable(site: ConstructionSite) -> bool:
     function = enclosing_function(site)
+    if function is not None and site.device_call is not None:  # composed.py: always run
+        return True
     return function is not None and device_parameter(site, function) is not None
 
 
 def run_parameters(site: ConstructionSite) -> list[str]:
     """The parameters of the function run for the site (none when it is not run)."""
     function = enclosing_function(site)
-    if function is None or device_parameter(site, function) is None:
+    if function is None or not runnable(site):
         return []
     params = function.node.params
     return [p.name.value for p in [*params.params, *params.kwonly_params]]
@@ -159,6 +164,8 @@ def _run(
         name = param.name.value
         if name == pool:
             kwargs[name] = device
+        elif name in site.roots:  # composed.py: what both pools are built from, a stand-in
+            kwargs[name] = RuntimeObject(stand_in_path(param), given=True)
         elif site.from_callers is not None and name == site.from_callers.parameter:
             kwargs[name] = _callers_value(site, interpreter, pool, device)
         elif name in values:
@@ -191,6 +198,45 @@ def _run(
     if not defaults:
         branches.insert(0, f"the callers' arguments to {function.name}() unknown")
     return _construct(site, interpreter, values, reached, branches, varied, settings, objects)
+
+
+def stand_in_path(param: cst.Param) -> str:
+    """The path a parameter's stand-in reads config values under: its annotation's class, else
+    `config` (behaviour.object_path, as for a pool's config objects)."""
+    annotation = code_of(param.annotation.annotation) if param.annotation is not None else None
+    return object_path(Param(param.name.value, annotation, None))
+
+
+def stand_in_paths(site: ConstructionSite) -> set[str]:
+    """The paths of the stand-ins a composed site's run gives the function's parameters."""
+    function = enclosing_function(site)
+    if function is None:
+        return set()
+    params = function.node.params
+    return {
+        stand_in_path(p)
+        for p in [*params.params, *params.kwonly_params]
+        if p.name.value in site.roots
+    }
+
+
+def run_device(
+    site: ConstructionSite,
+    interpreter: Interpreter,
+    values: dict,
+    device_cls: ClassInfo,
+    varied: tuple[str, ...],
+    objects: dict[str, str],
+) -> SiteRun:
+    """The device pool of a composed pair (composed.py): the function holding both calls run
+    to the device's call, and the device built there with what the function computed for it;
+    its token and layer counts (`varied`) the point's, as the other pool's are."""
+    function = enclosing_function(site)
+    assert function is not None and site.device_call is not None
+    shadow = dataclasses.replace(
+        site, host=device_cls, call=site.device_call, device_call=None, device_text=None
+    )
+    return _run(shadow, function, interpreter, values, None, varied, None, objects, defaults=True)
 
 
 def _callers_value(
@@ -244,7 +290,10 @@ def _construct(
     for name in varied:
         if name in names and name in values:
             kwargs[name] = ConfigDependency(name)
-    branches = branches + callers_objects(kwargs, objects or {})
+        elif name in values and "." in name:  # a count kept in an object the code built
+            _count_in_object(kwargs, name, objects or {}, interpreter.point)
+    if not site.roots:  # (composed.py: the objects are the ones the function computed)
+        branches = branches + callers_objects(kwargs, objects or {})
     branches = branches + callers_defaults(site.host, kwargs)
     if settings is not None:  # the tier's host the code passes, where it is not known
         branches = branches + stand_in_anchors(
@@ -252,6 +301,18 @@ def _construct(
         )
     host = interpreter.instantiate(site.host, [], kwargs, site.location)
     return SiteRun(host=host, branches=branches, passed=sorted(kwargs), reached=read_so_far)
+
+
+def _count_in_object(kwargs: dict, name: str, objects: dict[str, str], point: Any) -> None:
+    """`KvLayout.num_blocks`, a pool's token count read off an object it takes that the run
+    computed (`layout = KvLayout.for_prefill(s)`): that object, with the point's count."""
+    path, _, attribute = name.rpartition(".")
+    for parameter, held in objects.items():
+        value = kwargs.get(parameter)
+        if held == path and isinstance(value, Instance) and "." not in attribute:
+            kwargs[parameter] = dataclasses.replace(
+                value, attrs={**value.attrs, attribute: point.read(name)}
+            )
 
 
 def callers_objects(kwargs: dict, objects: dict[str, str]) -> list[str]:
@@ -332,7 +393,7 @@ class _Path(cst.CSTVisitor):
 
 def _path_to(site: ConstructionSite, root: cst.CSTNode) -> frozenset[int]:
     """The nodes from `root` down to the site's call (remembered on the site)."""
-    key = ("<path>", id(root))
+    key = ("<path>", id(root), id(site.call))
     memo = site.substituted
     if key not in memo:
         visitor = _Path(site.call)

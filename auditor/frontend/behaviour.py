@@ -33,7 +33,9 @@ _LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
 _OTHER_COUNT = re.compile(r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$)")
-_BLOCK_HINT = re.compile(r"((block|page)_(size|len|length)$|^tokens_per_(block|page)$)")
+_BLOCK_HINT = re.compile(
+    r"((block|page)_(size|len|length|tokens)$|^tokens_per_(block|page)$)"
+)  # `page_tokens`: tokens of one page, not a count of them
 # rows of whole sequences (`(batch_size, max_seq_len, width)`, exllama's caches, a host's
 # `num_sessions` rows of the device's `max_seq_len`): tokens are rows x sequence length
 _BATCH_HINT = re.compile(r"(^|_)(batch|batch_size|sessions|seqs|sequences|requests|reqs)$")
@@ -1524,7 +1526,11 @@ def says_tokens_per_block(name: str) -> bool:
 def says_tokens(name: str) -> bool:
     """Does a name (its last attribute) say it counts tokens (`max_tokens`, `num_blocks`)?"""
     last = name.rpartition(".")[2]
-    return bool(_TOKEN_HINT.search(last)) and not _OTHER_COUNT.search(last)
+    return (
+        bool(_TOKEN_HINT.search(last))
+        and not _OTHER_COUNT.search(last)
+        and not _BLOCK_HINT.search(last)
+    )
 
 
 def _best(votes: dict[str, int], needed: int) -> str | None:

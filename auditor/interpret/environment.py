@@ -56,11 +56,14 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
     if f"{dimension}()" in point.values:  # `cfg.get_num_layers()`: read when called
         return BoundBuiltin(obj, name)
     if any(key.startswith(dimension + ".") for key in point.values):
-        return RuntimeObject(dimension, obj.listed)
+        return RuntimeObject(dimension, obj.listed, given=obj.given)
     if obj.listed:  # the matrix lists every attribute it has
         return NOT_LISTED
     if name in CONFIG_READS and "()" not in obj.path:  # `cfg.get("k", d)`, `cp.getint(s, o)`
         return BoundBuiltin(obj, name)
+    if obj.given and "()" not in obj.path:  # composed.py: what a function run is given
+        point.pending.add(dimension)  # an object or a value: sampled later if a value
+        return RuntimeObject(dimension, given=True)
     if "()" not in obj.path:  # a constructor's config object (roles.objects)
         return Unknown(
             f"{dimension}: no value for this attribute of {obj.path} (attributes that size "

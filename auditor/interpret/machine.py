@@ -52,6 +52,9 @@ class ConfigPoint:
         self.demands: set[tuple[str, Any]] = set()  # (dimension, literal) compared with it
         self.width: int | None = None  # lanes its values hold (lanes.py), once asked
         self.lane_demands: set[tuple[str, Any]] = set()  # those of lanes after the first
+        # attributes of stand-ins a function run is given that the point has no value for
+        # (environment.runtime_attribute): objects, or values evaluate.py samples next round
+        self.pending: set[str] = set()
         # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
         self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
 

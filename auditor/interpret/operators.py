@@ -22,6 +22,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     ModuleRef,
+    RuntimeObject,
     Unknown,
     Why,
     is_unknown,
@@ -83,6 +84,8 @@ class Operators:
         if isinstance(value, ExternalRef):
             return True if value.name == "typing.TYPE_CHECKING" else None
         if isinstance(value, (Instance, ClassRef, FunctionRef, ModuleRef)):
+            return True
+        if isinstance(value, RuntimeObject) and value.given:  # an object the run is given
             return True
         from auditor.dtypes import is_dtype
 

@@ -195,6 +195,9 @@ class RuntimeObject:
     # the class a constructor's config object is annotated with (`spec: KVSpec`): its
     # properties and methods are run on the stand-in (`spec.page_bytes` from its fields)
     klass: Any = field(default=None, compare=False, repr=False)
+    # a stand-in for an object a function run is given (composed.py): `settings or load()`
+    # takes it, as an object is true
+    given: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

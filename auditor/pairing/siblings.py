@@ -24,6 +24,7 @@ from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, absolute
 from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, cpython_tree, def_node, file_tree
 from auditor.location import Location
+from auditor.pairing.composed import composed_site, shared_roots
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.sites import candidate_modules
 
@@ -75,6 +76,10 @@ def sibling_pairs(
                 derived = _derived(a, name_a, trees)
                 shared = same_arguments(book, a, first, b, second, derived)
                 if shared is None:
+                    site = _composed(book, module, qualname, function, one, two)
+                    if site is not None:
+                        taken.add(key)
+                        found.append(Pair(b, a, _composed_evidence(site, a, first), site))
                     continue
                 taken.add(key)
                 built_from = [text for text in shared if text in derived]
@@ -94,6 +99,31 @@ def sibling_pairs(
                 )
                 found.append(Pair(b, a, evidence))
     return found
+
+
+def _composed(book: RoleBook, module: ModuleInfo, qualname: str, function, one, two):
+    """The site of the second call when both pools are built from the function's parameters
+    by different paths (composed.py), for two direct calls; else None."""
+    (first, a, _, name_a, how_a), (second, b, _, _, how_b) = one, two
+    if how_a != "direct call" or how_b != "direct call":
+        return None
+    roots = shared_roots(function, a, first, b, second, _sizing(book, a), _sizing(book, b))
+    if not roots:
+        return None
+    return composed_site(module, qualname, function, (a, first, name_a), (b, second), roots)
+
+
+def _composed_evidence(site, a: ClassInfo, first: ast.Call) -> Evidence:
+    roots = ", ".join(sorted(site.roots))
+    return Evidence(
+        SIBLING,
+        location=site.location,
+        function=site.function,
+        how=site.how,
+        arguments=tuple(sorted(site.arguments)),
+        note=f"built beside {a.name} (line {first.lineno}) from the same parameters ({roots}) "
+        f"by other paths: both as {site.function.rsplit('.', 1)[-1]}() computes them",
+    )
 
 
 def _functions(tree: ast.Module, prefix: str) -> Iterator[tuple[str, ast.AST]]:

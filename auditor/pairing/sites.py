@@ -80,6 +80,12 @@ class ConstructionSite:
     unknown_device: str | None = None
     # the record parameter of the enclosing function whose value its callers give (callers.py)
     from_callers: CallersRecord | None = None
+    # a pool built beside another in one function, from its parameters by another path
+    # (composed.py): the call there that builds the other pool (the pair's device), run to as
+    # this one is; where it is (kept once stored); the function's parameters both read
+    device_call: cst.Call | None = None
+    device_at: str = ""
+    roots: frozenset[str] = frozenset()
 
     def where(self) -> str:
         location = self.location
@@ -108,7 +114,7 @@ class ConstructionSite:
 
     def signature(self) -> tuple:
         """What the evaluation of this site depends on: the arguments as written."""
-        return (self.path, self.written, self.device_parameter, self.unfollowed)
+        return (self.path, self.written, self.device_parameter, self.unfollowed, self.device_at)
 
     def key(self) -> list:
         """Everything of this site that its evaluation reads, as text (the per-evaluation
@@ -123,13 +129,17 @@ class ConstructionSite:
             self.device_text,
             sorted(self.local_names),
             self.via_record,
+            self.device_at,
+            sorted(self.roots),
         ]
 
     def stored_form(self) -> ConstructionSite:
         """This site once the audit is over (the cache stores it): no syntax tree, no index."""
         if self.module is None:
             return self
-        return dataclasses.replace(self, module=None, call=None, arguments={}, substituted={})
+        return dataclasses.replace(
+            self, module=None, call=None, arguments={}, substituted={}, device_call=None
+        )
 
 
 # ---- which files to read ---------------------------------------------------------------------

@@ -1,0 +1,157 @@
+"""Two pools one function builds from its parameters by different paths: composed siblings.
+
+Disaggregated serving builds its prefill and decode pools in one place, each from the same
+settings but not by the same expressions: `layout = Layout.for_prefill(s)` then
+`PrefillPool(layout)` beside `DecodePool(s)`. Neither call passes what the other does, so
+siblings.py's rule (the same argument texts) does not pair them; but both are computed from the
+function's parameter `s`. Such a pair is evaluated by running that function (site_run.py): to
+the first call for the device, to the second for the other pool, both from one stand-in for
+`s` at each config point, so each pool sees the configuration the code derives for it. Only
+syntax is read here; nothing engine-specific.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from auditor.evaluation.matrix import parameter_names
+from auditor.frontend.index import ClassInfo, ModuleInfo
+from auditor.frontend.scope import code_of
+from auditor.pairing.sites import ConstructionSite
+
+
+def parameter_roots(function: ast.AST, nodes: list[ast.expr]) -> set[str]:
+    """The parameters of `function` the expressions are computed from, following the
+    function's own assignments to local names (`s = settings or load()` reads `settings`)."""
+    args = function.args  # type: ignore[attr-defined]
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                for name in names:
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+            if isinstance(node.target, ast.Name) and node.value is not None:
+                assigned.setdefault(node.target.id, []).append(node.value)
+    found: set[str] = set()
+    seen: set[str] = set()
+    pending = list(nodes)
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if not isinstance(node, ast.Name):
+                continue
+            if node.id in params:
+                found.add(node.id)
+            elif node.id in assigned and node.id not in seen:
+                seen.add(node.id)
+                pending.extend(assigned[node.id])
+    return found
+
+
+def bound_nodes(call: ast.Call, cls: ClassInfo) -> dict[str, ast.expr] | None:
+    """Constructor parameter -> the argument's node; None when `*`/`**` hide the binding."""
+    names = parameter_names(cls)
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return None
+    if len(call.args) > len(names):
+        return None
+    bound = dict(zip(names, call.args))
+    bound.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    return bound
+
+
+def shared_roots(
+    function: ast.AST,
+    a: ClassInfo,
+    call_a: ast.Call,
+    b: ClassInfo,
+    call_b: ast.Call,
+    sizing_a: set[str],
+    sizing_b: set[str],
+) -> frozenset[str]:
+    """The function's parameters both pools' sizing arguments are computed from (empty when
+    they share none, or a binding is hidden by `*`)."""
+    bound_a, bound_b = bound_nodes(call_a, a), bound_nodes(call_b, b)
+    if bound_a is None or bound_b is None:
+        return frozenset()
+    roots_a = parameter_roots(function, [n for p, n in bound_a.items() if p in sizing_a])
+    roots_b = parameter_roots(function, [n for p, n in bound_b.items() if p in sizing_b])
+    return frozenset(roots_a & roots_b)
+
+
+class _Calls(cst.CSTVisitor):
+    """The calls of a module at given (line, column) positions."""
+
+    def __init__(self, module: ModuleInfo, wanted: set[tuple[int, int]]) -> None:
+        self.module, self.wanted = module, wanted
+        self.found: dict[tuple[int, int], cst.Call] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        location = self.module.parsed.location(node)
+        key = (location.line, location.column)
+        if key in self.wanted:
+            self.found.setdefault(key, node)
+
+
+def composed_site(
+    module: ModuleInfo,
+    qualname: str,
+    function: ast.AST,
+    device: tuple[ClassInfo, ast.Call, str | None],
+    other: tuple[ClassInfo, ast.Call],
+    roots: frozenset[str],
+) -> ConstructionSite | None:
+    """The site of `other`'s call, run through the module-level function holding both calls,
+    the device built at its own call there (`device`: class, call, the name its result is
+    bound to). None for a method (its object is not known) or a call libcst does not see."""
+    if qualname != f"{module.name}.{getattr(function, 'name', '')}":
+        return None
+    (device_cls, device_call, bound), (host, host_call) = device, other
+    wanted = {
+        (device_call.lineno, device_call.col_offset + 1),
+        (host_call.lineno, host_call.col_offset + 1),
+    }
+    visitor = _Calls(module, wanted)
+    module.parsed.tree.visit(visitor)
+    if len(visitor.found) != 2:
+        return None
+    cst_device = visitor.found[(device_call.lineno, device_call.col_offset + 1)]
+    cst_host = visitor.found[(host_call.lineno, host_call.col_offset + 1)]
+    names = parameter_names(host)
+    arguments: dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(cst_host.args):
+        if arg.keyword is not None:
+            arguments[arg.keyword.value] = arg.value
+        elif position < len(names):
+            arguments[names[position]] = arg.value
+    args = function.args  # type: ignore[attr-defined]
+    parameters = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    local = {
+        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    parsed = module.parsed
+    return ConstructionSite(
+        host=host,
+        module=module,
+        call=cst_host,
+        function=qualname,
+        how=f"built beside {device_cls.name} in {qualname.rsplit('.', 1)[-1]}()",
+        arguments=arguments,
+        device_parameter=None,
+        device_text=bound if bound is not None and bound.isidentifier() else None,
+        path=module.path,
+        location=parsed.location(cst_host),
+        written=tuple(sorted((n, code_of(e)) for n, e in arguments.items())),
+        local_names=frozenset(local | parameters),
+        parameters=frozenset(parameters),
+        device_call=cst_device,
+        device_at=str(parsed.location(cst_device)),
+        roots=roots,
+    )

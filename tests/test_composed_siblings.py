@@ -1,0 +1,161 @@
+"""Two pools one function builds from its parameter by different paths (pairing/composed.py):
+the sending side from a geometry record the function derives (`geo = derive_geometry(cfg)`,
+`SenderCache(geo)`), the receiving side from the settings themselves (`ReceiverCache(cfg)`).
+Neither call passes what the other does; both are evaluated by running the function, from one
+stand-in for `cfg`, audited with no configuration and checked against the tree's own tensors
+on torch's meta device."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from helpers import audit_json, built_by_the_tree, one_pair_verdict, write_tree
+
+GEOMETRY = """
+    from dataclasses import dataclass
+
+    import torch
+
+    WIDTHS = {"bf16": torch.bfloat16, "fp16": torch.float16, "f32": torch.float32}
+
+
+    @dataclass(frozen=True)
+    class Geometry:
+        n_layers: int
+        n_pages: int
+        page_tokens: int
+        kv_heads: int
+        key_width: int
+        value_width: int
+        dtype: torch.dtype
+
+
+    def derive_geometry(cfg) -> Geometry:
+        arch = cfg.arch
+        return Geometry(
+            n_layers=arch.depth,
+            n_pages=cfg.sender.pages,
+            page_tokens=cfg.sender.page_tokens,
+            kv_heads=arch.kv_heads // cfg.shards,
+            key_width=arch.nope + arch.rope,
+            value_width=arch.v_width,
+            dtype=WIDTHS[arch.precision],
+        )
+"""
+
+SENDER = """
+    import torch
+
+    from .geometry import Geometry
+
+
+    class SenderCache:
+        def __init__(self, geo: Geometry, device):
+            self.geo = geo
+            shape_k = (geo.n_pages, geo.page_tokens, geo.kv_heads, geo.key_width)
+            shape_v = (geo.n_pages, geo.page_tokens, geo.kv_heads, geo.value_width)
+            self.keys = [torch.empty(shape_k, dtype=geo.dtype, device=device) for _ in range(geo.n_layers)]
+            self.vals = [torch.empty(shape_v, dtype=geo.dtype, device=device) for _ in range(geo.n_layers)]
+"""
+
+RECEIVER = """
+    import torch
+
+    from .geometry import WIDTHS
+
+
+    class ReceiverCache:
+        def __init__(self, cfg, device=None):
+            arch = cfg.arch
+            self.n_layers = arch.depth
+            self.n_pages = cfg.receiver.pages
+            self.page_tokens = cfg.receiver.page_tokens
+            heads = arch.kv_heads // cfg.shards
+            key_width = arch.nope + arch.rope
+            value_width = VALUE_WIDTH
+            dtype = WIDTHS[arch.precision]
+            self.keys = [torch.empty((self.n_pages, self.page_tokens, heads, key_width),
+                                     dtype=dtype, device=device) for _ in range(self.n_layers)]
+            self.vals = [torch.empty((self.n_pages, self.page_tokens, heads, value_width),
+                                     dtype=dtype, device=device) for _ in range(self.n_layers)]
+"""
+
+LINK = """
+    from .geometry import derive_geometry
+    from .receiver import ReceiverCache
+    from .sender import SenderCache
+
+
+    def open_link(cfg, device="cuda"):
+        geo = derive_geometry(cfg)
+        sender = SenderCache(geo, device)
+        receiver = ReceiverCache(cfg, device=device)
+        return sender, receiver
+"""
+
+
+def _settings() -> SimpleNamespace:
+    arch = SimpleNamespace(depth=3, kv_heads=16, nope=128, rope=64, v_width=128, precision="bf16")
+    return SimpleNamespace(
+        arch=arch,
+        shards=2,
+        sender=SimpleNamespace(pages=64, page_tokens=16),
+        receiver=SimpleNamespace(pages=32, page_tokens=16),
+    )
+
+
+def _per_token(pool, tensors) -> int:
+    return tensors[0].nbytes // (tensors[0].shape[0] * tensors[0].shape[1])
+
+
+@pytest.mark.parametrize(
+    "value_width, bug",
+    [("arch.v_width", False), ("arch.nope + arch.rope", True)],  # V as wide as K
+)
+def test_pools_built_from_one_parameter_by_other_paths_are_compared(
+    tmp_path, capsys, monkeypatch, value_width, bug
+):
+    write_tree(
+        tmp_path,
+        {
+            "handoff/__init__.py": "",
+            "handoff/geometry.py": GEOMETRY,
+            "handoff/sender.py": SENDER,
+            "handoff/receiver.py": RECEIVER.replace("VALUE_WIDTH", value_width),
+            "handoff/link.py": LINK,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "vals")} if bug else set())
+    assert report["exit"] == (1 if bug else 0)
+    # the oracle: the tree's own function at real settings, on the meta device
+    sender, receiver = built_by_the_tree(
+        tmp_path, monkeypatch, "handoff", "link", "open_link", cfg=_settings(), device="meta"
+    )
+    assert _per_token(sender, sender.keys) == _per_token(receiver, receiver.keys)
+    assert (_per_token(sender, sender.vals) != _per_token(receiver, receiver.vals)) is bug
+    if bug:
+        message = report["findings"][0]["message"]
+        assert "built beside" in message or "SenderCache" in message
+        assert "open_link" in report["findings"][0]["pairing_evidence"]["site"]["function"]
+
+
+def test_pools_from_unrelated_parameters_are_not_paired(tmp_path, capsys):
+    """Each pool from its own parameter: nothing says they hold the same layout."""
+    link = LINK.replace("def open_link(cfg, device", "def open_link(cfg, other, device").replace(
+        "ReceiverCache(cfg,", "ReceiverCache(other,"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "handoff/__init__.py": "",
+            "handoff/geometry.py": GEOMETRY,
+            "handoff/sender.py": SENDER,
+            "handoff/receiver.py": RECEIVER.replace("VALUE_WIDTH", "arch.nope"),
+            "handoff/link.py": link,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    assert report["summary"]["pairs"] == 0
+    assert report["findings"] == []
