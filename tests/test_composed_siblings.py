@@ -159,3 +159,138 @@ def test_pools_from_unrelated_parameters_are_not_paired(tmp_path, capsys):
     report = audit_json(tmp_path, capsys)
     assert report["summary"]["pairs"] == 0
     assert report["findings"] == []
+
+
+STORE_CONFIG = """
+    from dataclasses import dataclass
+
+    import torch
+
+
+    @dataclass
+    class StoreConfig:
+        page_size: int
+        num_gpu_pages: int
+        num_cpu_pages: int
+
+
+    @dataclass
+    class ModelShape:
+        n_layers: int
+        kv_heads: int
+        head_dim: int
+        dtype: torch.dtype = torch.bfloat16
+"""
+
+GPU_STORE = """
+    import torch
+
+    from .config import ModelShape, StoreConfig
+
+
+    class GpuStore:
+        def __init__(self, cfg: StoreConfig, model: ModelShape, device="cuda"):
+            self.cfg, self.model = cfg, model
+            self.n_layers = model.n_layers
+            self.dtype = model.dtype
+            self.blocks = self.make_blocks(device)
+
+        def make_blocks(self, device):
+            page = (self.cfg.page_size, self.model.kv_heads, self.model.head_dim)
+            out = []
+            for _ in range(self.n_layers):
+                pair = [torch.empty((self.cfg.num_gpu_pages,) + page, dtype=self.dtype,
+                                    device=device) for _ in range(2)]
+                out.append(tuple(pair))
+            return out
+"""
+
+HOST_STORE = """
+    import torch
+
+    from .config import ModelShape, StoreConfig
+
+
+    class HostStore:
+        def __init__(self, cfg: StoreConfig, model: ModelShape, dtype, device="cpu"):
+            self.cfg, self.model, self.dtype = cfg, model, dtype
+            self.pin = device == "cpu"
+            self.blocks = self.make_blocks(device)
+
+        def make_blocks(self, device):
+            page = (self.cfg.page_size, self.model.kv_heads, HEAD)
+            out = []
+            for _ in range(self.model.n_layers):
+                pair = [torch.empty((self.cfg.num_cpu_pages,) + page, dtype=self.dtype,
+                                    device=device) for _ in range(2)]
+                out.append(tuple(pair))
+            return out
+"""
+
+BOOT = """
+    from .gpu import GpuStore
+    from .host import HostStore
+
+
+    def build(cfg, model, device="cuda", host_device="cpu"):
+        gpu = GpuStore(cfg, model, device=device)
+        host = HostStore(cfg, model, gpu.dtype, device=host_device)
+        return gpu, host
+"""
+
+
+@pytest.mark.parametrize(
+    "head, bug", [("self.model.head_dim", False), ("self.model.head_dim // 2", True)]
+)
+def test_a_pool_allocating_in_its_own_method_and_a_host_given_the_device_dtype(
+    tmp_path, capsys, monkeypatch, head, bug
+):
+    """Both pools allocate in a method of their own that returns the per-layer tuples it
+    built (`self.blocks = self.make_blocks(device)`), each block shaped by joining tuples
+    (`(n,) + page`); the host's dtype is read off the device (`gpu.dtype`), which the device
+    took from an object, not from a parameter of that name: only running `build` gives it (a
+    sampled dtype would disagree with the device's at most points). `device`/`host_device`
+    differ by design: where buffers live is no part of their layout."""
+    write_tree(
+        tmp_path,
+        {
+            "store/__init__.py": "",
+            "store/config.py": STORE_CONFIG,
+            "store/gpu.py": GPU_STORE,
+            "store/host.py": HOST_STORE.replace("HEAD", head),
+            "store/boot.py": BOOT,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "blocks")} if bug else set())
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = built_by_the_tree(
+        tmp_path,
+        monkeypatch,
+        "store",
+        "config",
+        "ModelShape",
+        **{"n_layers": 2, "kv_heads": 8, "head_dim": 128},
+    )
+    store = built_by_the_tree(
+        tmp_path,
+        monkeypatch,
+        "store",
+        "config",
+        "StoreConfig",
+        **{"page_size": 16, "num_gpu_pages": 64, "num_cpu_pages": 32},
+    )
+    gpu, host = built_by_the_tree(
+        tmp_path,
+        monkeypatch,
+        "store",
+        "boot",
+        "build",
+        cfg=store,
+        model=config,
+        device="meta",
+        host_device="meta",
+    )
+    device_row = gpu.blocks[0][1].nbytes // (64 * 16)
+    host_row = host.blocks[0][1].nbytes // (32 * 16)
+    assert (device_row != host_row) is bug

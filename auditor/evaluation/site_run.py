@@ -165,7 +165,8 @@ def _run(
         if name == pool:
             kwargs[name] = device
         elif name in site.roots:  # composed.py: what both pools are built from, a stand-in
-            kwargs[name] = RuntimeObject(stand_in_path(param), given=True)
+            path = dict(site.stand_ins).get(name) or stand_in_path(param)
+            kwargs[name] = RuntimeObject(path, given=True)
         elif site.from_callers is not None and name == site.from_callers.parameter:
             kwargs[name] = _callers_value(site, interpreter, pool, device)
         elif name in values:
@@ -213,8 +214,9 @@ def stand_in_paths(site: ConstructionSite) -> set[str]:
     if function is None:
         return set()
     params = function.node.params
+    paths = dict(site.stand_ins)
     return {
-        stand_in_path(p)
+        paths.get(p.name.value) or stand_in_path(p)
         for p in [*params.params, *params.kwonly_params]
         if p.name.value in site.roots
     }

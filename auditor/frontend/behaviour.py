@@ -252,6 +252,30 @@ def _shape_of(call: ast.Call) -> list[ast.expr]:
     return [a for a in args if not isinstance(a, ast.Starred)]
 
 
+def concatenated_shape(node: ast.AST, tuples: dict[str, list[ast.expr]]) -> list | None:
+    """The dimensions of a shape joined with `+` from tuple literals and shapes named before
+    (`(num_blocks,) + k_shape`), any other part one dimension of its own; None when it is no
+    such join (no tuple literal or named shape among its parts: an integer sum)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
+        return None
+    parts: list[ast.expr] = []
+    seen_tuple = False
+    pending: list[ast.AST] = [node]
+    while pending:
+        part = pending.pop(0)
+        if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Add):
+            pending[:0] = [part.left, part.right]
+        elif isinstance(part, (ast.Tuple, ast.List)):
+            parts.extend(part.elts)
+            seen_tuple = True
+        elif (_key(part) or "") in tuples:
+            parts.extend(tuples[_key(part) or ""])
+            seen_tuple = True
+        else:
+            parts.append(part)  # type: ignore[arg-type]
+    return parts if seen_tuple else None
+
+
 def _key(node: ast.AST) -> str | None:
     """The flow key of a name or a `self.x` attribute."""
     if isinstance(node, ast.Name):
@@ -366,6 +390,10 @@ class _Flow:
                     and keys[0] is not None
                 ):
                     self.tuples.setdefault(keys[0], list(value.elts))
+                elif len(keys) == 1 and keys[0] is not None:
+                    joined = concatenated_shape(value, self.tuples)
+                    if joined is not None:  # `shape = base + (width,)`
+                        self.tuples.setdefault(keys[0], joined)
                 if _opaque_call(value):
                     self.opaque.update(k for k in keys if k is not None)
                 if _key(target) is not None and (
@@ -585,6 +613,7 @@ def read_facts(
     facts = Facts(by_name)
     facts.dtype_names = dtype_names
     facts.own = {k[5:] for k in flow.sources if k.startswith("self.")}
+    returning = _returning_allocations(functions)
     for function in functions:
         _visit(function, flow, facts, [])
         held: set[str] = set()  # locals set to allocations (`kv = torch.empty(...)`)
@@ -599,6 +628,7 @@ def read_facts(
                     _is_allocation(n)
                     or carved_view(n, flow)
                     or (isinstance(n, ast.Name) and n.id in held)
+                    or _own_call(n) in returning
                     for n in ast.walk(node.value)
                 ):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -620,6 +650,50 @@ def read_facts(
             ):
                 facts.allocated.add((_key(node.func.value) or "")[5:])
     return facts
+
+
+def _own_call(node: ast.AST) -> str | None:
+    """`m` of a call `self.m(...)`, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+            return node.func.attr
+    return None
+
+
+def _returning_allocations(functions: list[ast.AST]) -> set[str]:
+    """Methods that return what they allocate (`caches = []`, `caches.append(tuple(layer))`
+    of a `layer` of tensors, `return caches`): `self.cache = self.allocate(...)` holds it."""
+    found: set[str] = set()
+    for function in functions:
+        name = getattr(function, "name", None)
+        if name is None:
+            continue
+        held: set[str] = set()
+        for _ in range(3):  # `layer = [torch.empty(...)]`, then `caches.append(layer)`
+            for node in ast.walk(function):
+                value, targets = None, []
+                if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                    value, targets = node.value, _targets(node)
+                elif (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("append", "extend")
+                    and node.args
+                ):
+                    value, targets = node.args[0], [node.func.value]
+                if value is not None and any(
+                    _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
+                    for n in ast.walk(value)
+                ):
+                    held |= {t.id for t in targets if isinstance(t, ast.Name)}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Return) and node.value is not None:
+                if any(
+                    _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
+                    for n in ast.walk(node.value)
+                ):
+                    found.add(name)
+    return found
 
 
 _TYPING = frozenset({"Optional", "Union", "None", "typing", "Any", "Final"})
@@ -1106,6 +1180,8 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     shape = _shape_of(call)
     if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
         shape = flow.tuples[_key(shape[0]) or ""]
+    elif len(shape) == 1:  # `(num_blocks,) + block_shape`: the parts' dimensions
+        shape = concatenated_shape(shape[0], flow.tuples) or shape
     dims = [frozenset(flow.of(d)) for d in shape]
     if len(shape) == 1 and (  # `torch.empty(shape_of(m))`, `shape = shape_of(m)` before
         (_key(shape[0]) or "") in flow.opaque or _opaque_call(shape[0])

@@ -53,6 +53,35 @@ def parameter_roots(function: ast.AST, nodes: list[ast.expr]) -> set[str]:
     return found
 
 
+def stand_in_paths(
+    function: ast.AST,
+    roots: frozenset[str],
+    calls: list[tuple[dict[str, ast.expr], dict[str, str]]],
+) -> tuple[tuple[str, str], ...]:
+    """For each root parameter passed whole to a pool's object parameter (`GpuStore(cfg)`, `s
+    = settings or load()` then `Pool(s)`), the path that pool reads the object's attributes
+    under (`StoreConfig`): the stand-in then holds the very values the pools' own dimensions
+    name. `calls`: each call's bound arguments and its class's object paths."""
+    aliases: dict[str, str] = {}  # `s = settings or load()`: `s` is `settings`
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            options = value.values if isinstance(value, ast.BoolOp) else [value]
+            named = [v.id for v in options if isinstance(v, ast.Name) and v.id in roots]
+            if isinstance(target, ast.Name) and len(named) == 1:
+                aliases[target.id] = named[0]
+    found: dict[str, str] = {}
+    for bound, objects in calls:
+        for parameter, node in bound.items():
+            path = objects.get(parameter)
+            if path is None or not isinstance(node, ast.Name):
+                continue
+            root = node.id if node.id in roots else aliases.get(node.id)
+            if root is not None:
+                found.setdefault(root, path)
+    return tuple(sorted(found.items()))
+
+
 def bound_nodes(call: ast.Call, cls: ClassInfo) -> dict[str, ast.expr] | None:
     """Constructor parameter -> the argument's node; None when `*`/`**` hide the binding."""
     names = parameter_names(cls)
@@ -107,6 +136,7 @@ def composed_site(
     device: tuple[ClassInfo, ast.Call, str | None],
     other: tuple[ClassInfo, ast.Call],
     roots: frozenset[str],
+    objects: tuple[dict[str, str], dict[str, str]] = ({}, {}),
 ) -> ConstructionSite | None:
     """The site of `other`'s call, run through the module-level function holding both calls,
     the device built at its own call there (`device`: class, call, the name its result is
@@ -137,6 +167,10 @@ def composed_site(
         n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     parsed = module.parsed
+    calls = [
+        (bound_nodes(device_call, device_cls) or {}, objects[0]),
+        (bound_nodes(host_call, host) or {}, objects[1]),
+    ]
     return ConstructionSite(
         host=host,
         module=module,
@@ -154,4 +188,5 @@ def composed_site(
         device_call=cst_device,
         device_at=str(parsed.location(cst_device)),
         roots=roots,
+        stand_ins=stand_in_paths(function, roots, calls),
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from collections.abc import Iterator
 
 import libcst as cst
@@ -75,6 +76,8 @@ def sibling_pairs(
                     continue
                 derived = _derived(a, name_a, trees)
                 shared = same_arguments(book, a, first, b, second, derived)
+                if shared is not None and _reads_other(b, second, name_a, derived):
+                    shared = None  # `Host(cfg, gpu.dtype)`: as the function computes it
                 if shared is None:
                     site = _composed(book, module, qualname, function, one, two)
                     if site is not None:
@@ -101,6 +104,16 @@ def sibling_pairs(
     return found
 
 
+def _reads_other(b: ClassInfo, call: ast.Call, name: str | None, derived: dict) -> bool:
+    """Does the second call pass something read off the first pool (`gpu.dtype`) that the
+    first does not keep from a parameter of that name (`_derived`)? Then only running the
+    function gives it."""
+    bound = _bound(call, b)
+    if name is None or bound is None:
+        return False
+    return any(text.startswith(name + ".") and text not in derived for text in bound.values())
+
+
 def _composed(book: RoleBook, module: ModuleInfo, qualname: str, function, one, two):
     """The site of the second call when both pools are built from the function's parameters
     by different paths (composed.py), for two direct calls; else None."""
@@ -110,7 +123,10 @@ def _composed(book: RoleBook, module: ModuleInfo, qualname: str, function, one, 
     roots = shared_roots(function, a, first, b, second, _sizing(book, a), _sizing(book, b))
     if not roots:
         return None
-    return composed_site(module, qualname, function, (a, first, name_a), (b, second), roots)
+    objects = (book.objects(a), book.objects(b))
+    return composed_site(
+        module, qualname, function, (a, first, name_a), (b, second), roots, objects
+    )
 
 
 def _composed_evidence(site, a: ClassInfo, first: ast.Call) -> Evidence:
@@ -443,4 +459,9 @@ def _sizing(book: RoleBook, cls: ClassInfo) -> set[str]:
     names |= facts.dtype_params | set(facts.flags) | facts.sized_by
     names |= set(facts.objects) | facts.range_roots | set(facts.tables) | set(facts.members)
     own = set(parameter_names(cls))
-    return {n.partition(".")[0] for n in names} & own
+    # where the buffers live (`device`, `host_device`: compared with "cpu" to pin memory)
+    # is no part of their layout: the two sides of a pair differ there by design
+    return {n.partition(".")[0] for n in names} & own - {n for n in own if _PLACEMENT.search(n)}
+
+
+_PLACEMENT = re.compile(r"(^|_)device$")

@@ -86,6 +86,8 @@ class ConstructionSite:
     device_call: cst.Call | None = None
     device_at: str = ""
     roots: frozenset[str] = frozenset()
+    # of those, the object path each is read under: the pools' own for the object they take
+    stand_ins: tuple[tuple[str, str], ...] = ()
 
     def where(self) -> str:
         location = self.location
@@ -131,6 +133,7 @@ class ConstructionSite:
             self.via_record,
             self.device_at,
             sorted(self.roots),
+            list(self.stand_ins),
         ]
 
     def stored_form(self) -> ConstructionSite:
