@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 22, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 23, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -55,6 +55,7 @@ BUGGY = {
     "probe21/p04b": {("LA001", "kv_scale")},  # a host shaped by its device's method
     "probe21/p06b": {("LA001", "v_l")},  # a format table's keys; rows off each device tensor
     "probe22/p07b": {("LA001", "v_cache")},  # a flat region carved into views, beside its pool
+    "probe23/p02": {("LA001", "v_cache")},  # prefill/decode from one settings, other paths
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -65,6 +66,7 @@ CORRECT = [
     *(f"probe21/{n}" for n in ["p01f", "p02", "p03f", "p04", "p05f", "p06", "p09f"]),
     "probe22/p06",
     "probe22/p07",
+    "probe23/p02f",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -102,7 +104,7 @@ def test_a_correct_tree_is_compared_and_clean(name: str, capsys) -> None:
 
 CHECKS = sorted(
     str(p.relative_to(DATA))
-    for probe in ("probe17", "probe18", "probe19", "probe20", "probe21", "probe22")
+    for probe in ("probe17", "probe18", "probe19", "probe20", "probe21", "probe22", "probe23")
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )
 
