@@ -294,3 +294,72 @@ def test_a_pool_allocating_in_its_own_method_and_a_host_given_the_device_dtype(
     device_row = gpu.blocks[0][1].nbytes // (64 * 16)
     host_row = host.blocks[0][1].nbytes // (32 * 16)
     assert (device_row != host_row) is bug
+
+
+ENGINE = """
+    from .gpu import GpuStore
+    from .host import HostStore
+
+
+    class Engine:
+        def __init__(self, store_config, model_shape):
+            self.store_config = store_config
+            self.model_shape = model_shape
+            self.gpu = None
+            self.host = None
+
+        def build_stores(self, device="cuda", host_device="cpu"):
+            self.gpu = GpuStore(self.store_config, self.model_shape, device=device)
+            self.host = HostStore(self.store_config, self.model_shape, self.gpu.dtype,
+                                  device=host_device)
+            return self.gpu, self.host
+"""
+
+
+@pytest.mark.parametrize(
+    "head, bug", [("self.model.head_dim", False), ("self.model.head_dim // 2", True)]
+)
+def test_pools_built_by_a_method_from_what_init_keeps(tmp_path, capsys, monkeypatch, head, bug):
+    """The same pools built by an engine's method from what its `__init__` keeps
+    (`self.store_config`): the method is run on an object `__init__` builds from stand-ins,
+    the host given the device's `self.gpu.dtype`."""
+    write_tree(
+        tmp_path,
+        {
+            "store/__init__.py": "",
+            "store/config.py": STORE_CONFIG,
+            "store/gpu.py": GPU_STORE,
+            "store/host.py": HOST_STORE.replace("HEAD", head),
+            "store/engine.py": ENGINE,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "blocks")} if bug else set())
+    evidence = report["findings"][0]["pairing_evidence"] if bug else None
+    if bug:
+        assert evidence["site"]["function"].endswith("Engine.build_stores")
+    model = built_by_the_tree(
+        tmp_path,
+        monkeypatch,
+        "store",
+        "config",
+        "ModelShape",
+        n_layers=2,
+        kv_heads=8,
+        head_dim=128,
+    )
+    store = built_by_the_tree(
+        tmp_path,
+        monkeypatch,
+        "store",
+        "config",
+        "StoreConfig",
+        page_size=16,
+        num_gpu_pages=64,
+        num_cpu_pages=32,
+    )
+    engine = built_by_the_tree(
+        tmp_path, monkeypatch, "store", "engine", "Engine", store_config=store, model_shape=model
+    )
+    gpu, host = engine.build_stores(device="meta", host_device="meta")
+    assert (gpu.blocks[0][1].nbytes // (64 * 16) != host.blocks[0][1].nbytes // (32 * 16)) is bug

@@ -88,9 +88,54 @@ def enclosing_function(site: ConstructionSite) -> FunctionInfo | None:
     prefix = site.module.name + "."
     name = site.function.removeprefix(prefix) if site.module.name else site.function
     if "." in name:
-        return None
+        return _composed_method(site, name)
     function = site.module.functions.get(name)
     return function if function is not None and function.node is _function_node(site) else None
+
+
+def _composed_method(site: ConstructionSite, name: str) -> FunctionInfo | None:
+    """The method of a class of the site's module holding a composed site (composed.py): run
+    on an object its `__init__` builds from stand-ins (`_run`). Other sites' methods: None."""
+    owner_name, _, method = name.partition(".")
+    owner = site.module.classes.get(owner_name)
+    if site.device_call is None or owner is None or "." in method:
+        return None
+    function = owner.methods.get(method)
+    if function is None or not _path_to(site, function.node):
+        return None
+    return function
+
+
+def init_stand_ins(owner: ClassInfo, kept: dict[str, str] | None = None) -> dict[str, str]:
+    """The object path of each parameter of a class's `__init__` that a composed method run
+    gives a stand-in (an object, not a plain number, text or flag): the path the pools read
+    the attribute it is kept under with (`kept`: `self.store_config` -> `StoreConfig`, from
+    `self.store_config = store_config`), else its annotation's class, else `config`."""
+    init = owner.find_method("__init__")
+    if init is None:
+        return {}
+    params = init.node.params
+    names = {p.name.value for p in [*params.params[1:], *params.kwonly_params]}
+    kept_as: dict[str, str] = {}  # parameter -> `self.x` it is kept under
+    for statement in init.node.body.body:
+        for small in getattr(statement, "body", ()):
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+                if isinstance(value, cst.Name) and value.value in names:
+                    kept_as.setdefault(value.value, code_of(target))
+    found = {}
+    for param in [*params.params[1:], *params.kwonly_params]:
+        annotation = param.annotation
+        text = code_of(annotation.annotation) if annotation is not None else ""
+        if text in _PLAIN or isinstance(param.default, _LITERALS):
+            continue
+        name = param.name.value
+        found[name] = (kept or {}).get(kept_as.get(name, "")) or stand_in_path(param)
+    return found
+
+
+_PLAIN = frozenset({"int", "float", "str", "bool", "torch.dtype", "dtype"})
+_LITERALS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
 
 
 def device_parameter(site: ConstructionSite, function: FunctionInfo) -> str | None:
@@ -160,7 +205,8 @@ def _run(
     pool = device_parameter(site, function)
     kwargs: dict[str, Any] = {}
     params = function.node.params
-    for param in [*params.params, *params.kwonly_params]:
+    method = function.owner is not None  # a composed site's method (composed.py)
+    for param in [*params.params[int(method) :], *params.kwonly_params]:
         name = param.name.value
         if name == pool:
             kwargs[name] = device
@@ -183,7 +229,10 @@ def _run(
     interpreter.site_path = _path_to(site, function.node)
     reached: SiteReached | None = None
     try:
-        interpreter.call_function(function, None, [], kwargs, site.location)
+        if method:
+            _call_method(function, interpreter, kwargs, values, site)
+        else:
+            interpreter.call_function(function, None, [], kwargs, site.location)
     except SiteReached as signal:
         reached = signal
     except Infeasible as signal:  # refused before the call on the defaults' path
@@ -215,11 +264,14 @@ def stand_in_paths(site: ConstructionSite) -> set[str]:
         return set()
     params = function.node.params
     paths = dict(site.stand_ins)
-    return {
+    found = {
         paths.get(p.name.value) or stand_in_path(p)
         for p in [*params.params, *params.kwonly_params]
         if p.name.value in site.roots
     }
+    if function.owner is not None and function.name != "__init__":
+        found |= set(init_stand_ins(function.owner, paths).values())
+    return found
 
 
 def run_device(
@@ -239,6 +291,27 @@ def run_device(
         site, host=device_cls, call=site.device_call, device_call=None, device_text=None
     )
     return _run(shadow, function, interpreter, values, None, varied, None, objects, defaults=True)
+
+
+def _call_method(
+    function: FunctionInfo, interpreter: Interpreter, kwargs: dict, values: dict, site
+) -> None:
+    """A composed site's method run: `__init__` as the class is built with `kwargs`; another
+    method on an object `__init__` builds from stand-ins (init_stand_ins), then called."""
+    owner = function.owner
+    assert owner is not None
+    if function.name == "__init__":
+        interpreter.instantiate(owner, [], kwargs, site.location)
+        return
+    paths = init_stand_ins(owner, dict(site.stand_ins))
+    arguments: dict[str, Any] = {
+        name: RuntimeObject(path, given=True) for name, path in paths.items()
+    }
+    obj = interpreter.instantiate(owner, [], arguments, site.location)
+    if not isinstance(obj, Instance):
+        why = obj.reason if is_unknown(obj) else "not an object"
+        raise Infeasible(f"{owner.name}() could not be built to run {function.name}(): {why}")
+    interpreter.call_function(function, obj, [], kwargs, site.location)
 
 
 def _callers_value(

@@ -22,9 +22,10 @@ from auditor.frontend.scope import code_of
 from auditor.pairing.sites import ConstructionSite
 
 
-def parameter_roots(function: ast.AST, nodes: list[ast.expr]) -> set[str]:
+def parameter_roots(function: ast.AST, nodes: list[ast.expr], own: str | None = None) -> set[str]:
     """The parameters of `function` the expressions are computed from, following the
-    function's own assignments to local names (`s = settings or load()` reads `settings`)."""
+    function's own assignments to local names (`s = settings or load()` reads `settings`);
+    for a method, `own` names its object, whose attributes are roots (`self.cache_config`)."""
     args = function.args  # type: ignore[attr-defined]
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     assigned: dict[str, list[ast.expr]] = {}
@@ -42,8 +43,13 @@ def parameter_roots(function: ast.AST, nodes: list[ast.expr]) -> set[str]:
     seen: set[str] = set()
     pending = list(nodes)
     while pending:
+        consumed: set[int] = set()
         for node in ast.walk(pending.pop()):
-            if not isinstance(node, ast.Name):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id == own:
+                    found.add(f"{own}.{node.attr}")
+                    consumed.add(id(node.value))
+            if not isinstance(node, ast.Name) or id(node) in consumed or node.id == own:
                 continue
             if node.id in params:
                 found.add(node.id)
@@ -74,7 +80,14 @@ def stand_in_paths(
     for bound, objects in calls:
         for parameter, node in bound.items():
             path = objects.get(parameter)
-            if path is None or not isinstance(node, ast.Name):
+            if path is None:
+                continue
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                root = f"{node.value.id}.{node.attr}"  # a method's `self.store_config`
+                if root in roots:
+                    found.setdefault(root, path)
+                continue
+            if not isinstance(node, ast.Name):
                 continue
             root = node.id if node.id in roots else aliases.get(node.id)
             if root is not None:
@@ -104,14 +117,15 @@ def shared_roots(
     call_b: ast.Call,
     sizing_a: set[str],
     sizing_b: set[str],
+    own: str | None = None,
 ) -> frozenset[str]:
     """The function's parameters both pools' sizing arguments are computed from (empty when
     they share none, or a binding is hidden by `*`)."""
     bound_a, bound_b = bound_nodes(call_a, a), bound_nodes(call_b, b)
     if bound_a is None or bound_b is None:
         return frozenset()
-    roots_a = parameter_roots(function, [n for p, n in bound_a.items() if p in sizing_a])
-    roots_b = parameter_roots(function, [n for p, n in bound_b.items() if p in sizing_b])
+    roots_a = parameter_roots(function, [n for p, n in bound_a.items() if p in sizing_a], own)
+    roots_b = parameter_roots(function, [n for p, n in bound_b.items() if p in sizing_b], own)
     return frozenset(roots_a & roots_b)
 
 
@@ -140,8 +154,13 @@ def composed_site(
 ) -> ConstructionSite | None:
     """The site of `other`'s call, run through the module-level function holding both calls,
     the device built at its own call there (`device`: class, call, the name its result is
-    bound to). None for a method (its object is not known) or a call libcst does not see."""
-    if qualname != f"{module.name}.{getattr(function, 'name', '')}":
+    bound to), or the method of a class of the module holding both (run on an object its
+    `__init__` builds from stand-ins, site_run.py). None for a call libcst does not see."""
+    name = getattr(function, "name", "")
+    owner = qualname.removeprefix(module.name + ".").removesuffix("." + name)
+    if qualname != f"{module.name}.{name}" and (
+        "." in owner or owner not in module.classes or owner == qualname
+    ):
         return None
     (device_cls, device_call, bound), (host, host_call) = device, other
     wanted = {

@@ -120,7 +120,10 @@ def _composed(book: RoleBook, module: ModuleInfo, qualname: str, function, one, 
     (first, a, _, name_a, how_a), (second, b, _, _, how_b) = one, two
     if how_a != "direct call" or how_b != "direct call":
         return None
-    roots = shared_roots(function, a, first, b, second, _sizing(book, a), _sizing(book, b))
+    rest = qualname.removeprefix(module.name + ".").split(".")
+    method = len(rest) == 2 and rest[0] in module.classes and function.args.args
+    own = function.args.args[0].arg if method else None
+    roots = shared_roots(function, a, first, b, second, _sizing(book, a), _sizing(book, b), own)
     if not roots:
         return None
     objects = (book.objects(a), book.objects(b))
