@@ -55,6 +55,7 @@ BUGGY = {
     "probe21/p04b": {("LA001", "kv_scale")},  # a host shaped by its device's method
     "probe21/p06b": {("LA001", "v_l")},  # a format table's keys; rows off each device tensor
     "probe22/p07b": {("LA001", "v_cache")},  # a flat region carved into views, beside its pool
+    "probe22/p02": {("LA001", "local_cpu_cache")},  # an engine's method builds both, composed
     "probe23/p02": {("LA001", "v_cache")},  # prefill/decode from one settings, other paths
 }
 CORRECT = [
@@ -64,6 +65,7 @@ CORRECT = [
     *(f"probe19/{n}" for n in ["p01", "p04", "p05f", "p09f", "p10f"]),
     *(f"probe20/{n}" for n in ["p02f", "p03f", "p07f", "p08f"]),
     *(f"probe21/{n}" for n in ["p01f", "p02", "p03f", "p04", "p05f", "p06", "p09f"]),
+    "probe22/p02f",
     "probe22/p06",
     "probe22/p07",
     "probe23/p02f",
