@@ -632,6 +632,9 @@ def read_facts(
                     for n in ast.walk(node.value)
                 ):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    targets = [  # `self.k, self.v = self._allocate(n)`: each of them
+                        e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])
+                    ]
                     targets = [t.value if isinstance(t, ast.Subscript) else t for t in targets]
                     facts.allocated |= {  # `self.x = ...`, `self.x[name] = ...`, of a local
                         k[5:] for t in targets if (k := _key(t) or "").startswith("self.")
