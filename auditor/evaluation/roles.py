@@ -468,7 +468,7 @@ class RoleBook:
             facts.object_classes[path] = klass
             for each in klass.mro():
                 for member in each.methods.values():
-                    if member.has_decorator("property", "cached_property"):
+                    if member.is_property():
                         facts.object_properties.add(f"{path}.{member.name}")
 
     def _defaults_of(self, klass: ClassInfo, path: str, found: dict, depth: int) -> None:

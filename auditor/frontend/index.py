@@ -38,11 +38,17 @@ class FunctionInfo:
         return list(self._decorators)
 
     def has_decorator(self, *names: str) -> bool:
+        """Whether a decorator is one of `names`, by its name or its last dotted part
+        (`functools.cached_property` is `cached_property`)."""
         for decorator in self.decorators:
             base = decorator.split("(")[0]
             if base in names or base.rsplit(".", 1)[-1] in names:
                 return True
         return False
+
+    def is_property(self) -> bool:
+        """Read as an attribute: `@property`, `@cached_property` (functools' too)."""
+        return self.has_decorator("property", "cached_property")
 
 
 @dataclass(eq=False)

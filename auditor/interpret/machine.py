@@ -249,7 +249,7 @@ class Interpreter(Namespaces, Statements, Operators):
                 "staticmethod", "classmethod"
             ):
                 return ABSENT
-            if value.has_decorator("property", "cached_property", "functools.cached_property"):
+            if value.is_property():
                 return self.call_function(value, obj, [], {}, location, klass)
             return FunctionRef(value, obj, klass)
         return ABSENT
@@ -280,9 +280,9 @@ class Interpreter(Namespaces, Statements, Operators):
             owner = ClassRef(receiver.cls) if isinstance(receiver, Instance) else receiver
             return FunctionRef(value, owner, klass)
         if isinstance(receiver, Instance):
-            if value.has_decorator("property", "cached_property", "functools.cached_property"):
+            if value.is_property():
                 result = self.call_function(value, receiver, [], {}, location, klass)
-                if value.has_decorator("cached_property", "functools.cached_property"):
+                if value.has_decorator("cached_property"):  # functools.cached_property too
                     receiver.attrs[name] = result
                 return result
             return FunctionRef(value, receiver, klass)
