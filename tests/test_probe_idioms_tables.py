@@ -461,3 +461,53 @@ def test_a_base_whose_subclasses_call_its_allocator_is_no_pool(
         assert (host != device) is (bug and kind == "half")
     if bug:
         assert "HalfCache" in report["findings"][0]["message"]
+
+
+PROMPT_ROWS = """
+    import torch
+
+
+    class SeqCache:
+        def __init__(self, cfg: dict, n_seqs: int, context_len: int, device="cuda"):
+            self.n_seqs, self.context_len = n_seqs, context_len
+            self.n_layers = cfg["layers"]
+            self.width = cfg["kv_heads"] * cfg["head_dim"]
+            self.keys = [torch.empty((n_seqs, context_len, self.width), dtype=torch.float16, device=device)
+                         for _ in range(self.n_layers)]
+
+
+    class PromptShelf:
+        def __init__(self, cache: SeqCache, num_entries: int, prompt_len: int, device="cpu"):
+            self.num_entries, self.prompt_len = num_entries, prompt_len
+            self.keys = [torch.empty((num_entries, prompt_len, WIDTH), dtype=torch.float16,
+                                     device=device) for _ in range(cache.n_layers)]
+
+
+    def serve(context_len, device="cuda"):
+        cache = SeqCache({"layers": 3, "kv_heads": 8, "head_dim": 64}, 4, context_len, device=device)
+        return cache, PromptShelf(cache, 8, 512, device="meta" if device == "meta" else "cpu")
+"""
+
+
+@pytest.mark.parametrize("width, bug", [("cache.width", False), ("cache.width // 2", True)])
+def test_entries_of_whole_prompts(tmp_path, capsys, monkeypatch, width, bug):
+    """A prompt cache's `num_entries` rows of its own `prompt_len` tokens (the site passes 512)
+    beside a cache of `n_seqs` rows of `context_len`: both sides per token, not per row (else
+    the shelf's figure is 512 times its row's, a finding on every buffer)."""
+    write_tree(
+        tmp_path, {"seq/__init__.py": "", "seq/pools.py": PROMPT_ROWS.replace("WIDTH", width)}
+    )
+    report = audit(tmp_path, capsys)
+    assert verdict(report) == ({("LA001", "keys")} if bug else set())
+    cache, shelf = built(
+        tmp_path, monkeypatch, "seq", "pools", "serve", context_len=2048, device="meta"
+    )
+    layers = len(cache.keys)
+    device = sum(t.nbytes for t in cache.keys) // (cache.n_seqs * cache.context_len * layers)
+    host = sum(t.nbytes for t in shelf.keys) // (shelf.num_entries * shelf.prompt_len * layers)
+    assert (host != device) is bug
+    if bug:
+        message = report["findings"][0]["message"]
+        printed = re.search(r"(\d+) B/token/layer vs (\d+) B/token/layer", message)
+        assert int(printed[1]) * device == int(printed[2]) * host
+        assert "its device's" not in message  # the shelf's own prompt_len, not a device's block

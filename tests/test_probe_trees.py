@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 23, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 24, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -57,6 +57,9 @@ BUGGY = {
     "probe22/p07b": {("LA001", "v_cache")},  # a flat region carved into views, beside its pool
     "probe22/p02": {("LA001", "local_cpu_cache")},  # an engine's method builds both, composed
     "probe23/p02": {("LA001", "v_cache")},  # prefill/decode from one settings, other paths
+    "probe24/p02": {("LA001", "index_k_with_scale_buffer")},  # a host sized off its device
+    "probe24/p05": {("LA001", "v_l")},  # ggml row types, V rows sized with type_k
+    "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -69,6 +72,7 @@ CORRECT = [
     "probe22/p06",
     "probe22/p07",
     "probe23/p02f",
+    "probe24/p01",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -106,7 +110,16 @@ def test_a_correct_tree_is_compared_and_clean(name: str, capsys) -> None:
 
 CHECKS = sorted(
     str(p.relative_to(DATA))
-    for probe in ("probe17", "probe18", "probe19", "probe20", "probe21", "probe22", "probe23")
+    for probe in (
+        "probe17",
+        "probe18",
+        "probe19",
+        "probe20",
+        "probe21",
+        "probe22",
+        "probe23",
+        "probe24",
+    )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )
 

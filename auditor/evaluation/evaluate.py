@@ -275,7 +275,10 @@ class PoolEvaluator:
             block,
             given,
         )
-        if given is not None and assumed:
+        kept = block is not None and all(  # its own (`self.prefix_len`): that one is used
+            isinstance(b[0], Instance) and isinstance(b[0].attrs.get(block), int) for b in builds
+        )
+        if given is not None and assumed and not kept:
             note = f"; tokens per block: its device's, {given[0]} (it names no block size)"
             figures = {
                 n: replace(f, arithmetic=f.arithmetic + note) if f.resolved else f

@@ -38,8 +38,10 @@ _BLOCK_HINT = re.compile(
 )  # `page_tokens`: tokens of one page, not a count of them
 # rows of whole sequences (`(batch_size, max_seq_len, width)`, exllama's caches, a host's
 # `num_sessions` rows of the device's `max_seq_len`): tokens are rows x sequence length
-_BATCH_HINT = re.compile(r"(^|_)(batch|batch_size|sessions|seqs|sequences|requests|reqs)$")
-_SEQ_HINT = re.compile(r"(seq|context|ctx|cache)_len(gth)?$")
+_BATCH_HINT = re.compile(
+    r"(^|_)(batch|batch_size|sessions|seqs|sequences|requests|reqs|entries)$"
+)  # (`num_entries` rows of a prompt cache, each `prefix_len` tokens long)
+_SEQ_HINT = re.compile(r"(seq|context|ctx|cache|prefix|prompt)_len(gth)?$")
 # calls whose result is a number computed from their arguments (a count, not a shape)
 _NUMERIC_CALLS = frozenset(
     "int float min max round abs sum len divmod math.ceil math.floor math.prod "

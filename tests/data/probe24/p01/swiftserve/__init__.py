@@ -1,0 +1,3 @@
+"""swiftserve: a trimmed vLLM fork used by the batch-inference team."""
+
+__version__ = "0.4.2"

@@ -1,0 +1,3 @@
+from llamette.context import LlamaContext, ContextParams
+
+__all__ = ["LlamaContext", "ContextParams"]
