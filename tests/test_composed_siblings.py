@@ -239,6 +239,44 @@ BOOT = """
 """
 
 
+def _audit_store(tmp_path, capsys, head: str, builder: dict[str, str]) -> dict:
+    """The store tree, its host's K/V head width `head`, built by `builder`'s module."""
+    files = {
+        "store/__init__.py": "",
+        "store/config.py": STORE_CONFIG,
+        "store/gpu.py": GPU_STORE,
+        "store/host.py": HOST_STORE.replace("HEAD", head),
+    }
+    write_tree(tmp_path, {**files, **builder})
+    return audit_json(tmp_path, capsys)
+
+
+def _configs(tmp_path, monkeypatch) -> tuple:
+    """The tree's own ModelShape and StoreConfig at the values the oracles divide by: 64
+    device pages and 32 host pages of 16 tokens."""
+    model = built_by_the_tree(
+        tmp_path,
+        monkeypatch,
+        "store",
+        "config",
+        "ModelShape",
+        n_layers=2,
+        kv_heads=8,
+        head_dim=128,
+    )
+    store = built_by_the_tree(
+        tmp_path,
+        monkeypatch,
+        "store",
+        "config",
+        "StoreConfig",
+        page_size=16,
+        num_gpu_pages=64,
+        num_cpu_pages=32,
+    )
+    return model, store
+
+
 @pytest.mark.parametrize(
     "head, bug", [("self.model.head_dim", False), ("self.model.head_dim // 2", True)]
 )
@@ -251,35 +289,9 @@ def test_a_pool_allocating_in_its_own_method_and_a_host_given_the_device_dtype(
     took from an object, not from a parameter of that name: only running `build` gives it (a
     sampled dtype would disagree with the device's at most points). `device`/`host_device`
     differ by design: where buffers live is no part of their layout."""
-    write_tree(
-        tmp_path,
-        {
-            "store/__init__.py": "",
-            "store/config.py": STORE_CONFIG,
-            "store/gpu.py": GPU_STORE,
-            "store/host.py": HOST_STORE.replace("HEAD", head),
-            "store/boot.py": BOOT,
-        },
-    )
-    report = audit_json(tmp_path, capsys)
+    report = _audit_store(tmp_path, capsys, head, {"store/boot.py": BOOT})
     assert one_pair_verdict(report) == ({("LA001", "blocks")} if bug else set())
-    monkeypatch.syspath_prepend(str(tmp_path))
-    config = built_by_the_tree(
-        tmp_path,
-        monkeypatch,
-        "store",
-        "config",
-        "ModelShape",
-        **{"n_layers": 2, "kv_heads": 8, "head_dim": 128},
-    )
-    store = built_by_the_tree(
-        tmp_path,
-        monkeypatch,
-        "store",
-        "config",
-        "StoreConfig",
-        **{"page_size": 16, "num_gpu_pages": 64, "num_cpu_pages": 32},
-    )
+    config, store = _configs(tmp_path, monkeypatch)
     gpu, host = built_by_the_tree(
         tmp_path,
         monkeypatch,
@@ -323,41 +335,12 @@ def test_pools_built_by_a_method_from_what_init_keeps(tmp_path, capsys, monkeypa
     """The same pools built by an engine's method from what its `__init__` keeps
     (`self.store_config`): the method is run on an object `__init__` builds from stand-ins,
     the host given the device's `self.gpu.dtype`."""
-    write_tree(
-        tmp_path,
-        {
-            "store/__init__.py": "",
-            "store/config.py": STORE_CONFIG,
-            "store/gpu.py": GPU_STORE,
-            "store/host.py": HOST_STORE.replace("HEAD", head),
-            "store/engine.py": ENGINE,
-        },
-    )
-    report = audit_json(tmp_path, capsys)
+    report = _audit_store(tmp_path, capsys, head, {"store/engine.py": ENGINE})
     assert one_pair_verdict(report) == ({("LA001", "blocks")} if bug else set())
     evidence = report["findings"][0]["pairing_evidence"] if bug else None
     if bug:
         assert evidence["site"]["function"].endswith("Engine.build_stores")
-    model = built_by_the_tree(
-        tmp_path,
-        monkeypatch,
-        "store",
-        "config",
-        "ModelShape",
-        n_layers=2,
-        kv_heads=8,
-        head_dim=128,
-    )
-    store = built_by_the_tree(
-        tmp_path,
-        monkeypatch,
-        "store",
-        "config",
-        "StoreConfig",
-        page_size=16,
-        num_gpu_pages=64,
-        num_cpu_pages=32,
-    )
+    model, store = _configs(tmp_path, monkeypatch)
     engine = built_by_the_tree(
         tmp_path, monkeypatch, "store", "engine", "Engine", store_config=store, model_shape=model
     )

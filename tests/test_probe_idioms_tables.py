@@ -463,18 +463,9 @@ def test_a_base_whose_subclasses_call_its_allocator_is_no_pool(
         assert "HalfCache" in report["findings"][0]["message"]
 
 
-PROMPT_ROWS = """
-    import torch
-
-
-    class SeqCache:
-        def __init__(self, cfg: dict, n_seqs: int, context_len: int, device="cuda"):
-            self.n_seqs, self.context_len = n_seqs, context_len
-            self.n_layers = cfg["layers"]
-            self.width = cfg["kv_heads"] * cfg["head_dim"]
-            self.keys = [torch.empty((n_seqs, context_len, self.width), dtype=torch.float16, device=device)
-                         for _ in range(self.n_layers)]
-
+PROMPT_ROWS = (
+    ROWS_OF_SEQUENCES.split("    class SessionPark")[0]
+    + """
 
     class PromptShelf:
         def __init__(self, cache: SeqCache, num_entries: int, prompt_len: int, device="cpu"):
@@ -487,6 +478,7 @@ PROMPT_ROWS = """
         cache = SeqCache({"layers": 3, "kv_heads": 8, "head_dim": 64}, 4, context_len, device=device)
         return cache, PromptShelf(cache, 8, 512, device="meta" if device == "meta" else "cpu")
 """
+)
 
 
 @pytest.mark.parametrize("width, bug", [("cache.width", False), ("cache.width // 2", True)])

@@ -59,7 +59,7 @@ def parameter_roots(function: ast.AST, nodes: list[ast.expr], own: str | None = 
     return found
 
 
-def stand_in_paths(
+def root_object_paths(
     function: ast.AST,
     roots: frozenset[str],
     calls: list[tuple[dict[str, ast.expr], dict[str, str]]],
@@ -207,5 +207,5 @@ def composed_site(
         device_call=cst_device,
         device_at=str(parsed.location(cst_device)),
         roots=roots,
-        stand_ins=stand_in_paths(function, roots, calls),
+        stand_ins=root_object_paths(function, roots, calls),
     )

@@ -25,7 +25,7 @@ from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, absolute
 from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, cpython_tree, def_node, file_tree
 from auditor.location import Location
-from auditor.pairing.composed import composed_site, shared_roots
+from auditor.pairing.composed import bound_nodes, composed_site, shared_roots
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.sites import candidate_modules
 
@@ -438,16 +438,8 @@ def same_arguments(
 
 def _bound(call: ast.Call, cls: ClassInfo) -> dict[str, str] | None:
     """Constructor parameter -> the argument's text; None when `*`/`**` hide the binding."""
-    names = parameter_names(cls)
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(
-        k.arg is None for k in call.keywords
-    ):
-        return None
-    if len(call.args) > len(names):
-        return None
-    bound = {name: ast.unparse(arg) for name, arg in zip(names, call.args)}
-    bound.update((k.arg, ast.unparse(k.value)) for k in call.keywords if k.arg is not None)
-    return bound
+    nodes = bound_nodes(call, cls)
+    return None if nodes is None else {name: ast.unparse(arg) for name, arg in nodes.items()}
 
 
 def _sizing(book: RoleBook, cls: ClassInfo) -> set[str]:
