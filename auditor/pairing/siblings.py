@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import itertools
-import re
 from collections.abc import Iterator
 
 import libcst as cst
@@ -454,9 +453,4 @@ def _sizing(book: RoleBook, cls: ClassInfo) -> set[str]:
     names |= facts.dtype_params | set(facts.flags) | facts.sized_by
     names |= set(facts.objects) | facts.range_roots | set(facts.tables) | set(facts.members)
     own = set(parameter_names(cls))
-    # where the buffers live (`device`, `host_device`: compared with "cpu" to pin memory)
-    # is no part of their layout: the two sides of a pair differ there by design
-    return {n.partition(".")[0] for n in names} & own - {n for n in own if _PLACEMENT.search(n)}
-
-
-_PLACEMENT = re.compile(r"(^|_)device$")
+    return {n.partition(".")[0] for n in names} & own
