@@ -346,3 +346,49 @@ def test_pools_built_by_a_method_from_what_init_keeps(tmp_path, capsys, monkeypa
     )
     gpu, host = engine.build_stores(device="meta", host_device="meta")
     assert (gpu.blocks[0][1].nbytes // (64 * 16) != host.blocks[0][1].nbytes // (32 * 16)) is bug
+
+
+def _never_compared(report: dict) -> dict:
+    """The one pair of a report that was never compared, as its coverage lists it."""
+    summary = report["summary"]
+    assert summary["pairs"] == 1 and summary["pairs_compared"] == 0 and report["findings"] == []
+    (pair,) = [p for p in report["coverage"] if not p["compared"]]
+    return pair
+
+
+def test_a_function_that_raises_before_the_device_is_built(tmp_path, capsys):
+    """The run never reaches the device's call: the pair is listed as never compared, naming
+    the device and what stopped the run, not passed as clean."""
+    link = LINK.replace(
+        "        sender = SenderCache",
+        "        if geo.n_pages > 0:\n            raise ValueError('no sender here')\n"
+        "        sender = SenderCache",
+    )
+    write_tree(
+        tmp_path,
+        {
+            "handoff/__init__.py": "",
+            "handoff/geometry.py": GEOMETRY,
+            "handoff/sender.py": SENDER,
+            "handoff/receiver.py": RECEIVER.replace("VALUE_WIDTH", "arch.nope"),  # a bug unseen
+            "handoff/link.py": link,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    pair = _never_compared(report)
+    assert (pair["device"], pair["host"]) == ("SenderCache", "ReceiverCache")
+    assert pair["detail"].startswith("the device SenderCache: open_link()")
+    assert "ValueError('no sender here')" in pair["detail"]
+
+
+def test_an_object_whose_init_raises_is_not_run(tmp_path, capsys):
+    """A method run needs the object its `__init__` builds; an `__init__` that raises leaves
+    the pair never compared, with the cause."""
+    engine = ENGINE.replace(
+        "self.store_config = store_config",
+        "self.store_config = store_config\n            raise RuntimeError('needs a GPU')",
+    )
+    report = _audit_store(tmp_path, capsys, "self.model.head_dim // 2", {"store/engine.py": engine})
+    pair = _never_compared(report)
+    assert (pair["device"], pair["host"]) == ("GpuStore", "HostStore")
+    assert "build_stores()" in pair["detail"] and "RuntimeError('needs a GPU')" in pair["detail"]

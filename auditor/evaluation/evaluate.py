@@ -33,6 +33,7 @@ from auditor.evaluation.site_run import (
     OtherHost,
     callers_defaults,
     callers_objects,
+    composed_run,
     other_host,
     run_device,
     run_parameters,
@@ -432,7 +433,7 @@ class PoolEvaluator:
         if runnable(site):
             inferred = self.roles.inferred(site.host)
             varied = (inferred.tokens,) if inferred is not None and inferred.tokens else ()
-            if site.device_call is not None:  # composed.py: both counts, as the device's
+            if composed_run(site):  # composed.py: both counts, as the device's
                 varied = tuple(self.roles.tokens(site.host) + self.roles.layers(site.host))
             objects = self.roles.objects(site.host)
             run = run_site(site, interpreter, values, device, varied, self.settings, objects)
@@ -524,7 +525,7 @@ class PoolEvaluator:
         result = PointResult(values)
         call = site.call if site is not None and runnable(site) else None
         # composed.py: the device too is built as the function holding both calls builds it
-        composed = site is not None and site.device_call is not None and call is not None
+        composed = composed_run(site)
         ids = self._ids | roles.id_lists(device_cls) | roles.id_lists(host_of)
         for tokens, layers, first_tokens in build_plan(settings, plan):
             as_lanes = type(tokens) is TokenLanes
@@ -727,7 +728,7 @@ class PoolEvaluator:
     ) -> Evaluation:
         classes = [device_cls] + ([host_cls] if host_cls is not None else [])
         dims = dimensions(classes, self.settings, self.roles)
-        composed = site is not None and site.device_call is not None and runnable(site)
+        composed = composed_run(site)
         if site is not None and not composed:  # the site fixes some host parameters
             taken = site_config_parameters(site, self.index)
             device_dims = dimensions([device_cls], self.settings, self.roles)

@@ -156,6 +156,11 @@ def runnable(site: ConstructionSite) -> bool:
     return function is not None and device_parameter(site, function) is not None
 
 
+def composed_run(site: ConstructionSite | None) -> bool:
+    """Is this a composed pair's site (composed.py), whose function is run for both pools?"""
+    return site is not None and site.device_call is not None and runnable(site)
+
+
 def run_parameters(site: ConstructionSite) -> list[str]:
     """The parameters of the function run for the site (none when it is not run)."""
     function = enclosing_function(site)
@@ -303,14 +308,14 @@ def _call_method(
     if function.name == "__init__":
         interpreter.instantiate(owner, [], kwargs, site.location)
         return
-    paths = init_stand_ins(owner, dict(site.stand_ins))
+    key = ("<init stand-ins>", id(owner))  # syntax only: once per site, not per build
+    paths = site.substituted.get(key)
+    if paths is None:
+        paths = site.substituted[key] = init_stand_ins(owner, dict(site.stand_ins))
     arguments: dict[str, Any] = {
         name: RuntimeObject(path, given=True) for name, path in paths.items()
     }
-    obj = interpreter.instantiate(owner, [], arguments, site.location)
-    if not isinstance(obj, Instance):
-        why = obj.reason if is_unknown(obj) else "not an object"
-        raise Infeasible(f"{owner.name}() could not be built to run {function.name}(): {why}")
+    obj = interpreter.instantiate(owner, [], arguments, site.location)  # raises as __init__ does
     interpreter.call_function(function, obj, [], kwargs, site.location)
 
 
