@@ -50,6 +50,7 @@ PACK_KEYS = (
 )
 PLATFORM_VALUE_KEYS = ("matrix", "flags", "switches", "runtime")
 PLATFORM_KEYS = ("modules", *PLATFORM_VALUE_KEYS, "classes")
+HOST_KEYS = ("modules", *PLATFORM_VALUE_KEYS)
 PROJECT_KEYS = (
     "rule-packs",
     "select",
@@ -75,6 +76,19 @@ class PlatformValues:
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
     runtime: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+
+
+@dataclass
+class HostValues(PlatformValues):
+    """`[hosts.<Class>]`: values the pairs of a host class are evaluated at. `modules` (dotted,
+    matched as whole parts; none: any module) keeps them to the engine's own code: a pack's
+    fact that a factory builds SGLang's MHA host only at equal head dims says nothing of a
+    class of that name elsewhere."""
+
+    modules: list[str] = field(default_factory=list)
+
+    def applies(self, module: str) -> bool:
+        return not self.modules or any(f".{m}." in f".{module}." for m in self.modules)
 
 
 @dataclass
@@ -118,7 +132,7 @@ class Settings:
     anchor_attributes: dict[str, str] = field(default_factory=dict)
     # `[hosts.<Class>]`: values the pairs of that host class (or a subclass) are evaluated
     # at, replacing the pack's: a factory picks it only for some models (asymmetric heads)
-    hosts: dict[str, PlatformValues] = field(default_factory=dict)
+    hosts: dict[str, HostValues] = field(default_factory=dict)
     # platform probes (`is_hip()`) and environment switches (`ENGINE_X`): values to explore
     flags: dict[str, list[bool]] = field(default_factory=dict)
     switches: dict[str, list[str | None]] = field(default_factory=dict)
@@ -474,11 +488,12 @@ def apply_pack(
         key = f"{source}: hosts.{name}"
         if not name.isidentifier():
             raise ConfigError(f"{key}: a class name, such as AsymmetricMHATokenToKVPoolHost")
-        _expect(values, dict, key, "a table (matrix, flags, switches, runtime)")
+        _expect(values, dict, key, "a table (modules, matrix, flags, switches, runtime)")
         for value_key in values:
-            if value_key not in PLATFORM_VALUE_KEYS:
-                raise unknown_key(key, value_key, PLATFORM_VALUE_KEYS)
-        settings.hosts[name] = _platform_values(values, key)
+            if value_key not in HOST_KEYS:
+                raise unknown_key(key, value_key, HOST_KEYS)
+        modules = _string_list(values.get("modules", []), f"{key}.modules")
+        settings.hosts[name] = HostValues(**vars(_platform_values(values, key)), modules=modules)
     anchor = data.get("anchor-host", {})
     _expect(anchor, dict, f"{source}: anchor-host", "a table")
     for key, value in anchor.items():

@@ -11,7 +11,7 @@ from auditor.checks.base import EXAMPLE_DEVICE, Check, CheckContext, Scope
 from auditor.checks.findings import Facts, Finding, Side
 from auditor.checks.wording import comparisons, size_text, where
 from auditor.evaluation.evaluate import Evaluation, assumed_text, demanded_text
-from auditor.evaluation.matrix import host_values_of, json_value
+from auditor.evaluation.matrix import apart_from_pack, json_value
 from auditor.frontend.index import ClassInfo
 from auditor.pairing.declared import is_declared
 from auditor.settings import Settings
@@ -214,7 +214,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
         # the figure shown is the first at the pack's own values: a host class evaluated at
         # values of its own (`[hosts.<Class>]`, other head dims) comes after
         evaluation, point, figure = min(
-            found, key=lambda case: bool(host_values_of(case[0].host, settings))
+            found, key=lambda case: apart_from_pack(case[0].host, settings)
         )
         varied = evaluation.varied
         first = {n: json_value(point.values[n]) for n in varied}

@@ -130,6 +130,9 @@ def dimensions(
                         continue  # (a method it calls, `cp.getint`: never a value of its own)
                     if name in facts.object_properties:
                         continue  # (computed by its class from the fields: `spec.page_bytes`)
+                    if name in facts.layer_divisors:  # one stage holding every layer
+                        found[name] = Dimension(name, (1,))
+                        continue
                     dimension = by_use(name, facts, settings, cls)
                     holds = any(n.startswith(name + ".") for n in facts.params)  # an object
                     unsaid = name not in facts.object_defaults and not holds
@@ -183,10 +186,21 @@ def host_values_of(cls: ClassInfo, settings: Settings) -> dict[str, Dimension]:
     found: dict[str, Dimension] = {}
     for klass in reversed(cls.mro()):
         values = settings.hosts.get(klass.name)
-        if values is not None:
+        if values is not None and values.applies(cls.module.name):
             found.update((n, Dimension(n, tuple(v))) for n, v in values.matrix.items())
             found.update(probe_dimensions(values))
     return found
+
+
+def apart_from_pack(cls: ClassInfo, settings: Settings) -> int:
+    """How many of the dimensions `[hosts.<Class>]` gives host `cls` take values the pack's
+    matrix does not (the asymmetric host's head dim 192): 0 for a table that only narrows the
+    pack's (the MHA host's `v_head_dim = [128]` of the pack's 128 and 192)."""
+    return sum(
+        1
+        for name, dimension in host_values_of(cls, settings).items()
+        if not set(dimension.values) <= set(settings.matrix.get(name, ()))
+    )
 
 
 def by_use(
