@@ -60,6 +60,8 @@ BUGGY = {
     "probe24/p02": {("LA001", "index_k_with_scale_buffer")},  # a host sized off its device
     "probe24/p05": {("LA001", "v_l")},  # ggml row types, V rows sized with type_k
     "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
+    "probe24/p03": {("LA001", "kv_pool")},  # block-major, counted off objects by helpers
+    "probe24/p10": {("LA001", "v_buffer")},  # SGLang's names, V sized with K's head dim
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -73,6 +75,8 @@ CORRECT = [
     "probe22/p07",
     "probe23/p02f",
     "probe24/p01",
+    "probe24/p03f",
+    "probe24/p10f",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)

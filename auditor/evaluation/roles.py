@@ -37,6 +37,7 @@ from auditor.frontend.behaviour import (
     only_raises_not_implemented,
     params_of,
     read_facts,
+    returns_inlined,
     says_tokens,
     self_reads,
     shape_methods,
@@ -102,6 +103,7 @@ class RoleBook:
             # `torch.zeros(self.page_shape())`, `GpuCache.get_kv_cache_shape(n, ...)`
             functions = shape_methods(functions, self._foreign_shapes(cls, functions, params))
             functions = functions + self._helpers(cls, functions, params)
+            functions = returns_inlined(functions, self._returning_helpers(cls, functions))
         facts = read_facts(functions, params, dtype_names)
         if self.named(cls):  # the pack describes its engine's flags: only those that allocate
             for name in facts.set_only_flags:
@@ -189,6 +191,22 @@ class RoleBook:
                     self._helper_modules.setdefault(id(cls), []).append(helper[1])
             found.extend(more)
             todo = more
+        return found
+
+    def _returning_helpers(self, cls: ClassInfo, functions: list) -> dict:
+        """The module-level functions its methods call by name that only return an expression
+        (`layers_per_rank(config, mapping)`), read where they are called (returns_inlined)."""
+        called = {
+            node.func.id
+            for function in functions
+            for node in ast.walk(function)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        }
+        found = {}
+        for name in sorted(called):
+            node = self._function_node(cls, name)
+            if node is not None:
+                found[name] = node
         return found
 
     def _helper_flags(self, cls: ClassInfo, facts: Facts) -> None:

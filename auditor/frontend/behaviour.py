@@ -150,6 +150,9 @@ class Facts:
     # layers)`) is weaker evidence: the name must say layers too (`mamba_layers` beside
     # `len(self.attn_layers)` in the shape)
     strong_lengths: set[str] = field(default_factory=set)
+    # what a layer count read off an object is divided by (`cfg.num_layers // cfg.pp_size`):
+    # built at 1, so that the pool holds the layers the point gives (matrix.py)
+    layer_divisors: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -340,6 +343,33 @@ def _sequence_copy(node: ast.AST | None) -> ast.expr | None:
     return None
 
 
+def _count_read(node: ast.AST) -> ast.Attribute | None:
+    """The attribute a count is computed from: `cfg.num_layers` of `cfg.num_layers // pp`,
+    `max(1, cfg.num_layers // pp)` or `int(cfg.num_layers)`; None for anything else."""
+    found = _dividend(node)
+    return found if isinstance(found, ast.Attribute) else None
+
+
+def _dividend(node: ast.AST, divisors: list | None = None) -> ast.Attribute | ast.Name | None:
+    """What a count is computed from (_count_read), an attribute or a name: the dividend, the
+    one operand that is no literal. `divisors` gets what divides it (`pp`)."""
+    for _ in range(4):
+        if isinstance(node, (ast.Attribute, ast.Name)):
+            return node
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Div)):
+            if divisors is not None:
+                divisors.append(node.right)
+            node = node.left
+        elif isinstance(node, ast.Call) and _dotted(node.func) in ("max", "int", "min"):
+            operands = [a for a in node.args if not isinstance(a, ast.Constant)]
+            if len(operands) != 1 or node.keywords:
+                return None
+            node = operands[0]
+        else:
+            return None
+    return None
+
+
 def _read_off(node: ast.AST) -> ast.Attribute | None:
     """The attribute a value is read as: `cfg.num_layers`, or the method of a method read."""
     return node if isinstance(node, ast.Attribute) else method_read(node)
@@ -354,6 +384,8 @@ class _Flow:
         self.aliases: dict[str, set[str]] = {name: {name} for name in params}  # plain copies
         self.tuples: dict[str, list[ast.expr]] = {}  # `shape = (a, b, c)`: a shape named
         self.paths: dict[str, ast.expr] = {}  # `n = cfg.num_layers`: an attribute named
+        # `self.n = cfg.n_layers // pp`: a count computed off an attribute read (_count_read)
+        self.computed: dict[str, ast.expr] = {}
         self.sizing: set[str] = set()  # names and `self.` attributes an allocation reads
         # names given a call's result (`shape = get_shape_fn(name, model)`): a shape whose
         # dimensions nothing here sees, never a count's dimension
@@ -408,6 +440,12 @@ class _Flow:
                     # len(info.k)`, `n = len(params.layers)` count no ids), `self.ids =
                     # list(ids)` too
                     self.paths.setdefault(_key(target) or "", value)
+                elif (
+                    _key(target) is not None
+                    and isinstance(value, (ast.BinOp, ast.Call))
+                    and _dividend(value) is not None
+                ):
+                    self.computed.setdefault(_key(target) or "", value)  # `cfg.n // pp`
                 for key in keys:
                     if key is None or key in params:
                         continue
@@ -863,6 +901,40 @@ def local_allocators(functions: list[ast.AST]) -> list[ast.AST]:
     return found
 
 
+def returns_inlined(functions: list[ast.AST], helpers: dict[str, ast.FunctionDef]) -> list:
+    """The functions with each call of a plain function that only returns a count computed
+    off an attribute (`self.num_layers = layers_per_rank(config, mapping)`, _count_read)
+    replaced by it, its parameters by the arguments passed (`config.num_hidden_layers //
+    mapping.pp_size`): what the helper reads off the objects it is given is read where it is
+    called. Copies of those that have any. (Other helpers are read as _helpers copies them.)"""
+    helpers = {n: f for n, f in helpers.items() if _counts_off_attribute(f)}
+    if not helpers:
+        return functions
+    found = []
+    for function in functions:
+        if any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers
+            for n in ast.walk(function)
+        ):
+            function = _CallsInlined(helpers).visit(copy.deepcopy(function))
+        found.append(function)
+    return found
+
+
+def _counts_off_attribute(function: ast.FunctionDef) -> bool:
+    value = _single_return(function)
+    return value is not None and _count_read(value) is not None
+
+
+def module_helpers(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The module-level functions of a module that only return a count read off an object."""
+    return {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and _counts_off_attribute(node)
+    }
+
+
 def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
     """What a function returns, when its body is only that and it holds an allocation."""
     value = _single_return(function)
@@ -1229,6 +1301,22 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     if len(shape) >= 3 and read is not None and flow.roots(read):
         facts.range_paths.add(ast.unparse(leading))  # a leading dimension read off an object
         facts.range_roots |= flow.roots(read)
+    # block-major (`(num_blocks, num_layers, 2, page, heads, dim)`): the layer axis second, a
+    # count named for layers computed off an object (`config.num_hidden_layers // pp_size`)
+    axes = [d for d in shape if not (isinstance(d, ast.Constant) and d.value == 2)]
+    if len(shape) >= 4 and len(axes) >= 2:
+        divisors: list[ast.expr] = []
+        value = flow.computed.get(_key(axes[1]) or "", flow.path(axes[1]))
+        dividend = _dividend(value, divisors)
+        second = dividend if isinstance(dividend, ast.Attribute) else None
+        named = [(_key(axes[1]) or "").rpartition(".")[2]]
+        named.append(ast.unparse(dividend).rpartition(".")[2] if dividend is not None else "")
+        if dividend is not None and any(_LAYER_HINT.search(n) for n in named):
+            if second is not None and flow.roots(second):
+                facts.range_paths.add(ast.unparse(second))
+                facts.range_roots |= flow.roots(second)
+            for divisor in divisors:  # `// pp_size`: the stages the layers are split over
+                facts.layer_divisors |= flow.of(divisor)
     for around in ranges:
         facts.per_layer |= {n for n in around if n[:1] not in (".", "@")}
         facts.per_item |= {n[1:] for n in around if n.startswith(".")}
@@ -1453,16 +1541,22 @@ def infer_roles(
     # the first dimension a parameter sizes (`(2, num_layers, num_tokens, ...)`: after a K/V 2)
     firsts = [next((dim for dim in d if dim), frozenset()) for d in facts.shapes if len(d) >= 3]
     leading = {next(iter(dim)) for dim in firsts if len(dim) == 1}
+    second_axis: set[str] = set()  # voted for by the layer axis second alone
     for name in leading & counts:  # once: a leading dimension alone needs a name saying layers
         strong = name in facts.strong_lengths
         layer_votes[name] = layer_votes.get(name, 0) + (2 if strong else 1)
     for dims in facts.shapes:  # the layer axis second (`(num_pages, num_layers, page, ...)`),
         sized = [dim for dim in dims if dim]  # only by a name saying layers, and once
-        if len(dims) < 4 or len(sized) < 2 or len(sized[1]) != 1:
+        if len(dims) < 4 or len(sized) < 2:
             continue
-        name = next(iter(sized[1]))
-        if name in counts and name not in layer_votes and _LAYER_HINT.search(name.split(".")[-1]):
+        # (one such count among what the axis reads: `num_hidden_layers // pp_size`)
+        said = [n for n in sized[1] if n in counts and _LAYER_HINT.search(n.split(".")[-1])]
+        if len(said) != 1 or (len(sized[1]) > 1 and "." not in said[0]):
+            continue
+        name = said[0]
+        if name not in layer_votes:
             layer_votes[name] = 1
+            second_axis.add(name)
     for name in layer_votes:  # (an object's attribute by its own name: `config.depth`)
         if name in layer_hints or _LAYER_HINT.search(name.rpartition(".")[2]):
             layer_votes[name] += 2
@@ -1477,11 +1571,15 @@ def infer_roles(
     layers = _best(layer_votes, needed=2)
     if layers is None:
         return None
-    return _tokens_along(facts, counts, layers, token_hints)
+    return _tokens_along(facts, counts, layers, token_hints, layers in second_axis)
 
 
 def _tokens_along(
-    facts: Facts, counts: set[str], layers: str, token_hints: frozenset[str]
+    facts: Facts,
+    counts: set[str],
+    layers: str,
+    token_hints: frozenset[str],
+    second: bool = False,
 ) -> Roles | None:
     """The token count: the leading dimension, after the layers, of per-layer allocations."""
     token_votes: dict[str, int] = {}
@@ -1492,6 +1590,8 @@ def _tokens_along(
     for dims, keys, around in zip(facts.shapes, facts.shape_keys, facts.shape_ranges):
         rest = [(d, k) for d, k in zip(dims, keys) if layers not in d or k is not None]
         rest = [(d, k) for d, k in rest if not (len(d) == 1 and layers in d)]
+        # (`self.num_layers = cfg.num_hidden_layers // pp_size`: the layer axis, kept as such)
+        rest = [(d, k) for d, k in rest if not (layers in d and _names_layers(k))]
         if len(rest) == len(dims) and not {layers, "." + layers} & around:
             continue  # neither in a loop over the layers nor with a layer dimension
         first = next(((d, k) for d, k in rest if d), None)
@@ -1561,12 +1661,19 @@ def _tokens_along(
         kept = {n for n in sequence_candidates - {tokens} if n in facts.own}
         block = min(kept, default=None)
     kind = "a per-layer list" if layers in facts.per_layer else "a leading layer dimension"
+    if second and layers not in facts.per_layer:
+        kind = "a layer dimension after the blocks"
     evidence = f"{kind} over {layers}, tokens along {tokens}"
     if block == UNSAID_BLOCK:
         evidence += " (blocks of a size it does not name)"
     elif block is not None:
         evidence += f" (blocks of {block} tokens)"
     return Roles(tokens, layers, block, evidence, start=facts.range_starts.get(layers))
+
+
+def _names_layers(key: str | None) -> bool:
+    """Is this `self.` attribute or local named for a layer count (`self.num_layers`)?"""
+    return key is not None and bool(_LAYER_HINT.search(key.rpartition(".")[2]))
 
 
 def _not_tokens(name: str) -> bool:
@@ -1653,19 +1760,23 @@ def constructor(node: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | 
 UNTYPED_MIRROR = "?"
 
 
-def outline_facts(node: ast.ClassDef, per_layer_bytes: bool = True) -> tuple[bool, frozenset[str]]:
+def outline_facts(
+    node: ast.ClassDef, per_layer_bytes: bool = True, helpers: dict | None = None
+) -> tuple[bool, frozenset[str]]:
     """For the per-file outline: does this class alone allocate like a pool (per layer and per
     token from its own constructor's parameters), and, if it allocates tensors, the names its
     constructor's parameters are annotated with (it may mirror a pool of one of those names;
     `UNTYPED_MIRROR` if an untyped parameter's buffer-like attributes are read, or its
     attributes size an allocation). Without
     `per_layer_bytes` (its file's bytes match PER_LAYER_BYTES), neither the first nor
-    `UNTYPED_MIRROR`: what the pre-filter does not check up front, the outline must not keep."""
+    `UNTYPED_MIRROR`: what the pre-filter does not check up front, the outline must not keep.
+    `helpers`: its module's functions that only return an expression, read where called."""
     init = constructor(node)
     if init is None or not any(_is_allocation(n) for n in ast.walk(node)):
         return False, frozenset()
     params = params_of(init)
-    facts = read_facts(shape_methods(methods_of(node)), params)  # `torch.empty(self.shape())`
+    functions = shape_methods(methods_of(node))  # `torch.empty(self.shape())`
+    facts = read_facts(returns_inlined(functions, helpers or {}), params)
     if per_layer_bytes and infer_roles(facts) is not None:
         return True, frozenset()
     # counted off an object (`range(cfg.num_layers)`): kept whatever its annotations name, so

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from auditor.frontend.behaviour import PER_LAYER_BYTES, outline_facts
+from auditor.frontend.behaviour import PER_LAYER_BYTES, module_helpers, outline_facts
 from auditor.frontend.discover import SourceFile
 from auditor.limits import MAX_STATEMENT_NODES
 from auditor.location import Location
@@ -372,6 +372,7 @@ def outline(tree: ast.Module, data: bytes | None = None) -> Outline:
     `if`/`try`/`with`/loop blocks, not inside functions; `__init__` found the same way."""
     classes: list[tuple[str, frozenset[str], set[str], tuple[bool, frozenset[str]]]] = []
     per_layer = data is None or PER_LAYER_BYTES.search(data) is not None
+    helpers = module_helpers(tree)  # (`layers_per_rank(config, mapping)`, read where called)
     aliases: list[tuple[str, str]] = []
     stack: list[tuple[list, set[str] | None]] = [(tree.body, None)]
     while stack:
@@ -386,7 +387,7 @@ def outline(tree: ast.Module, data: bytes | None = None) -> Outline:
                     if name
                 )
                 params: set[str] = set()
-                classes.append((node.name, bases, params, outline_facts(node, per_layer)))
+                classes.append((node.name, bases, params, outline_facts(node, per_layer, helpers)))
                 stack.append((node.body, params))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if init_params is not None and node.name == "__init__":
