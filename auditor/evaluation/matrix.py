@@ -136,6 +136,11 @@ def dimensions(
                     dimension = by_use(name, facts, settings, cls)
                     holds = any(n.startswith(name + ".") for n in facts.params)  # an object
                     unsaid = name not in facts.object_defaults and not holds
+                    if name in facts.unpacked and unsaid:  # a tuple of numbers, each sampled
+                        size = facts.unpacked[name]
+                        samples = tuple((value,) * size for value in OBJECT_SAMPLES)
+                        found[name] = Dimension(name, samples)
+                        continue
                     if dimension is None and unsaid:
                         # read, and nothing says what it holds (a dict's key, an untyped
                         # object's attribute): a number, sampled

@@ -153,6 +153,12 @@ class Facts:
     # what a layer count read off an object is divided by (`cfg.num_layers // cfg.pp_size`):
     # built at 1, so that the pool holds the layers the point gives (matrix.py)
     layer_divisors: set[str] = field(default_factory=set)
+    # counts the class keeps or returns under a name saying layers (`self.num_layers =
+    # cfg.num_allocation_groups`, a `num_layers` property): named for layers by the class
+    layer_named: set[str] = field(default_factory=set)
+    # an object's attribute unpacked into names (`heads, head_size = cfg.cache_shape`): a
+    # tuple of that many numbers, sampled as one
+    unpacked: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -653,9 +659,22 @@ def read_facts(
     facts = Facts(by_name)
     facts.dtype_names = dtype_names
     facts.own = {k[5:] for k in flow.sources if k.startswith("self.")}
+    for key, sources in flow.sources.items():  # `def num_layers(self): return cfg.groups`
+        if key.startswith("self.") and _LAYER_HINT.search(key[5:]) and len(sources) == 1:
+            facts.layer_named |= sources
     returning = _returning_allocations(functions)
     for function in functions:
         _visit(function, flow, facts, [])
+        for node in ast.walk(function):  # `heads, head_size = cfg.cache_shape`: a tuple
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Tuple)
+                and isinstance(node.value, ast.Name)
+                and "." in node.value.id
+                and node.value.id in by_name
+            ):
+                facts.unpacked[node.value.id] = len(node.targets[0].elts)
         held: set[str] = set()  # locals set to allocations (`kv = torch.empty(...)`)
         for node in ast.walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -1559,6 +1578,8 @@ def infer_roles(
             second_axis.add(name)
     for name in layer_votes:  # (an object's attribute by its own name: `config.depth`)
         if name in layer_hints or _LAYER_HINT.search(name.rpartition(".")[2]):
+            layer_votes[name] += 2
+        elif name in facts.layer_named:  # by the name the class gives it
             layer_votes[name] += 2
     for name in [
         n
