@@ -168,7 +168,14 @@ def composed_site(
         (host_call.lineno, host_call.col_offset + 1),
     }
     visitor = _Calls(module, wanted)
-    module.parsed.tree.visit(visitor)
+    if qualname == f"{module.name}.{name}":
+        holder = module.functions.get(name)
+    else:
+        holder = module.classes[owner].methods.get(name)
+    if holder is not None:  # the calls are in the function: its syntax alone is visited
+        holder.node.visit(visitor)
+    if len(visitor.found) != 2:  # (another definition of that name: the module's)
+        module.parsed.tree.visit(visitor)
     if len(visitor.found) != 2:
         return None
     cst_device = visitor.found[(device_call.lineno, device_call.col_offset + 1)]
