@@ -62,6 +62,8 @@ BUGGY = {
     "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
     "probe24/p03": {("LA001", "kv_pool")},  # block-major, counted off objects by helpers
     "probe24/p10": {("LA001", "v_buffer")},  # SGLang's names, V sized with K's head dim
+    # a decode receiver sized from the record the prefill pool publishes (dtype as text)
+    "probe25/p02": {("LA001", "recv_buffers")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -123,6 +125,7 @@ CHECKS = sorted(
         "probe22",
         "probe23",
         "probe24",
+        "probe25",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

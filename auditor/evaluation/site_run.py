@@ -217,7 +217,9 @@ def _run(
             kwargs[name] = device
         elif name in site.roots:  # composed.py: what both pools are built from, a stand-in
             path = dict(site.stand_ins).get(name) or stand_in_path(param)
-            kwargs[name] = RuntimeObject(path, given=True)
+            klass = interpreter.index.resolve_static(function.module, path.partition(".")[0])
+            klass = klass if isinstance(klass, ClassInfo) and "." not in path else None
+            kwargs[name] = RuntimeObject(path, given=True, klass=klass)  # (its properties run)
         elif site.from_callers is not None and name == site.from_callers.parameter:
             kwargs[name] = _callers_value(site, interpreter, pool, device)
         elif name in values:

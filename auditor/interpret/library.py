@@ -529,6 +529,17 @@ def _defaultdict(args: list, kwargs: dict, ctx: CallContext):
     return DefaultDict(factory, args[1] if len(args) > 1 else {}, **kwargs)
 
 
+def _str(args: list, kwargs: dict, ctx: CallContext):
+    """`str(x)` of a number or text, and of a torch dtype as torch writes it ("torch.bfloat16":
+    a layout record that carries its dtype as text, read back with `getattr(torch, name)`)."""
+    if len(args) == 1 and not kwargs and dtypes.is_dtype(args[0]):
+        return "torch." + dtypes.dtype_name(args[0])
+    return _STR(args, kwargs, ctx)
+
+
+_STR = _numeric(str, "str")
+
+
 def _ignore(args: list, kwargs: dict, ctx: CallContext):
     return None
 
@@ -604,7 +615,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.int": _numeric(int, "int"),
     "builtins.float": _numeric(float, "float"),
     "builtins.bool": _numeric(bool, "bool"),
-    "builtins.str": _numeric(str, "str"),
+    "builtins.str": _str,
     "builtins.abs": _numeric(abs, "abs"),
     "builtins.round": _numeric(round, "round"),
     "builtins.divmod": _divmod,

@@ -185,6 +185,13 @@ class Interpreter(Namespaces, Statements, Operators):
         if isinstance(obj, ExternalRef):
             return library.external_attribute(obj.name, name, location)
         if isinstance(obj, RuntimeObject):
+            if obj.given and obj.klass is not None:
+                # a composed run's stand-in (site_run.py): what its class computes from its
+                # fields (`arch.attention_arch`) is run on it, and a dtype field is its class's
+                # default; neither is sampled as a number
+                computed = self._class_computed(obj, name, location)
+                if computed is not ABSENT:
+                    return computed
             found = environment.runtime_attribute(self.point, obj, name, location)
             if obj.klass is not None and (is_unknown(found) or found is environment.NOT_LISTED):
                 computed = self._object_member(obj, name, location)
@@ -231,6 +238,19 @@ class Interpreter(Namespaces, Statements, Operators):
                 location,
                 Why.OUTSIDE_BASE,
             )
+        return ABSENT
+
+    def _class_computed(self, obj: RuntimeObject, name: str, location: Location) -> Any:
+        """A property of a stand-in's class run on it, or a field's torch dtype default; ABSENT
+        for anything else (a field's value is the point's)."""
+        for klass in obj.klass.mro():
+            namespace = self.class_namespace(klass)
+            if name not in namespace:
+                continue
+            value = self.force(namespace, name, location)
+            if isinstance(value, FunctionInfo) and value.is_property():
+                return self.call_function(value, obj, [], {}, location, klass)
+            return value if is_dtype(value) else ABSENT
         return ABSENT
 
     def _object_member(self, obj: RuntimeObject, name: str, location: Location) -> Any:
