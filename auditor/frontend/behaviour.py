@@ -911,11 +911,20 @@ def local_allocators(functions: list[ast.AST]) -> list[ast.AST]:
             and isinstance(node, ast.FunctionDef)
             and _returned_allocation(node) is not None
         }
-        if local and any(
-            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in local
+        found.extend(_inlining([function], local))
+    return found
+
+
+def _inlining(functions: list[ast.AST], helpers: dict[str, ast.FunctionDef]) -> list:
+    """Copies of the functions that call one of `helpers` by name, each call replaced by what
+    it returns (_CallsInlined); the others as they are."""
+    found = []
+    for function in functions:
+        if helpers and any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers
             for n in ast.walk(function)
         ):
-            function = _CallsInlined(local).visit(copy.deepcopy(function))
+            function = _CallsInlined(helpers).visit(copy.deepcopy(function))
         found.append(function)
     return found
 
@@ -926,18 +935,7 @@ def returns_inlined(functions: list[ast.AST], helpers: dict[str, ast.FunctionDef
     replaced by it, its parameters by the arguments passed (`config.num_hidden_layers //
     mapping.pp_size`): what the helper reads off the objects it is given is read where it is
     called. Copies of those that have any. (Other helpers are read as _helpers copies them.)"""
-    helpers = {n: f for n, f in helpers.items() if _counts_off_attribute(f)}
-    if not helpers:
-        return functions
-    found = []
-    for function in functions:
-        if any(
-            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers
-            for n in ast.walk(function)
-        ):
-            function = _CallsInlined(helpers).visit(copy.deepcopy(function))
-        found.append(function)
-    return found
+    return _inlining(functions, {n: f for n, f in helpers.items() if _counts_off_attribute(f)})
 
 
 def _counts_off_attribute(function: ast.FunctionDef) -> bool:
