@@ -233,3 +233,54 @@ def test_a_host_by_the_pack_name_counts_tokens_by_its_own(tmp_path: Path):
         assert len(result.findings) == findings
         for finding in result.findings:  # 8 heads x 64 in float16, against float32
             assert "1024 B/token/layer vs 2048 B/token/layer" in finding.message
+
+
+def _trees() -> list[ast.Module]:
+    root = Path(__file__).resolve().parent.parent
+    files = sorted((root / "fixtures").rglob("*.py")) + sorted((root / "auditor").rglob("*.py"))
+    return [ast.parse(path.read_text(encoding="utf-8")) for path in files]
+
+
+def test_the_walk_behaviour_reads_is_ast_walk_in_its_order():
+    from auditor.frontend import behaviour
+
+    trees = _trees()
+    assert len(trees) > 50
+    for tree in trees:
+        for node in (tree, *tree.body):
+            assert behaviour._walk(node) == list(ast.walk(node))
+
+
+def test_walks_are_kept_only_while_facts_are_read():
+    """A kept walk would go stale where a rewriter changes a copy; read_facts reads only."""
+    from auditor.frontend import behaviour
+
+    asked: list[int] = []
+    walked: list[int] = []
+    walk, nodes = behaviour._walk, behaviour._nodes
+
+    def asking(node):
+        asked.append(len(behaviour._WALKS))
+        return walk(node)
+
+    def walking(node):
+        walked.append(len(behaviour._WALKS))
+        return nodes(node)
+
+    behaviour._walk, behaviour._nodes = asking, walking
+    source = """
+        class C:
+            def __init__(self, n: int, layers: int):
+                self.k = [torch.zeros(n, 8) for _ in range(layers)]
+                self.v = [torch.zeros(n, 8) for _ in range(layers)]
+    """
+    try:
+        node = ast.parse(textwrap.dedent(source)).body[0]
+        facts = read_facts(methods_of(node), params_of(constructor(node)))
+    finally:
+        behaviour._walk, behaviour._nodes = walk, nodes
+    assert behaviour._WALKS == []  # nothing kept once read
+    assert len(facts.shapes) == 2
+    inside = [depth for depth in asked if depth]
+    # inside, each node is walked once however often it is asked for
+    assert inside and len([d for d in walked if d]) < len(inside)

@@ -50,6 +50,37 @@ _NUMERIC_CALLS = frozenset(
 _COUNT_TYPES = {"int", "Optional[int]", "int | None", "None | int"}
 
 
+# ast.walk, as a list (no loop here changes a tree while walking it); kept per node while
+# read_facts reads trees it never changes (each method is walked a dozen times there, each
+# assignment's value again inside those walks); elsewhere (rewriters change copies) not kept
+_WALKS: list[dict[int, tuple[ast.AST, list[ast.AST]]]] = []
+
+
+def _nodes(node: ast.AST) -> list[ast.AST]:
+    """`list(ast.walk(node))` (breadth first, fields in order), without its generators."""
+    nodes = [node]
+    for each in nodes:
+        for name in each._fields:
+            value = getattr(each, name, None)
+            if isinstance(value, ast.AST):
+                nodes.append(value)
+            elif isinstance(value, list):
+                nodes.extend(item for item in value if isinstance(item, ast.AST))
+    return nodes
+
+
+def _walk(node: ast.AST) -> list[ast.AST]:
+    """`ast.walk(node)` in its order; memoized inside read_facts."""
+    if not _WALKS:
+        return _nodes(node)
+    memo = _WALKS[-1]
+    found = memo.get(id(node))
+    if found is None or found[0] is not node:  # the node itself (it is kept: no id reused)
+        found = (node, _nodes(node))
+        memo[id(node)] = found
+    return found[1]
+
+
 # A torch allocation per layer (pools are recognised by what they allocate): in a
 # list comprehension over `range(...)`, appended in a loop, with a first dimension that names
 # layers, or with four dimensions or more written out (a slab with a leading layer dimension,
@@ -201,7 +232,7 @@ def _dotted(node: ast.AST) -> str | None:
 
 def allocates(node: ast.AST) -> bool:
     """Does this syntax allocate a torch tensor anywhere in it?"""
-    return any(_is_allocation(n) for n in ast.walk(node))
+    return any(_is_allocation(n) for n in _walk(node))
 
 
 def _is_allocation(node: ast.AST) -> bool:
@@ -402,13 +433,13 @@ class _Flow:
         self.flat: set[str] = set()
         assignments = []
         for function in functions:
-            for node in ast.walk(function):
+            for node in _walk(function):
                 if isinstance(node, ast.Assign) and _is_flat_allocation(node.value):
                     self.flat |= {k for t in node.targets if (k := _key(t)) is not None}
                 if _is_allocation(node) or carved_view(node, self):
                     assert isinstance(node, ast.Call)
                     for arg in [*node.args, *(k.value for k in node.keywords)]:
-                        self.sizing |= {k for n in ast.walk(arg) if (k := _key(n)) is not None}
+                        self.sizing |= {k for n in _walk(arg) if (k := _key(n)) is not None}
                 if isinstance(node, ast.Assign):
                     for target in node.targets:  # `m, c = cfg.model, cfg.cache`: each its own
                         assignments.extend(_element_wise(target, node.value))
@@ -418,7 +449,7 @@ class _Flow:
         for _ in range(3):  # a few rounds reach attributes set from attributes
             for target, value in assignments:
                 keys = (
-                    [_key(t) for t in ast.walk(target)]
+                    [_key(t) for t in _walk(target)]
                     if isinstance(target, ast.Tuple)
                     else [_key(target)]
                 )
@@ -474,7 +505,7 @@ class _Flow:
         known = self._walked.get(id(node))
         if known is not None and known[0] is node:  # the node itself: an id may be reused
             return known[1]
-        keys = tuple(k for part in ast.walk(node) if (k := _key(part)) is not None)
+        keys = tuple(k for part in _walk(node) if (k := _key(part)) is not None)
         self._walked[id(node)] = (node, keys)
         return keys
 
@@ -517,7 +548,7 @@ def _property_value(function: ast.AST) -> list[tuple[ast.expr, ast.expr]]:
         return []
     if not any(_dotted(d) == "property" for d in function.decorator_list):
         return []
-    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return) and n.value]
+    returns = [n for n in _walk(function) if isinstance(n, ast.Return) and n.value]
     if len(returns) != 1:
         return []
     target = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=function.name)
@@ -567,7 +598,7 @@ def _is_torch_dtype(node: ast.AST) -> bool:
 def _allocates(block: list[ast.stmt]) -> bool:
     """Does a block allocate a tensor or set a buffer-like attribute?"""
     for statement in block:
-        for node in ast.walk(statement):
+        for node in _walk(statement):
             if _is_allocation(node):
                 return True
             if isinstance(node, ast.Assign):
@@ -655,6 +686,16 @@ def read_facts(
     `dtype_names`: module constants holding torch dtypes (dtype_constants)."""
     by_name = {p.name: p for p in params}
     functions = local_allocators(keys_as_attributes(functions))
+    _WALKS.append({})
+    try:
+        return _read_facts(functions, by_name, dtype_names)
+    finally:
+        _WALKS.pop()
+
+
+def _read_facts(
+    functions: list[ast.AST], by_name: dict[str, Param], dtype_names: frozenset[str]
+) -> Facts:
     flow = _Flow(by_name, functions)
     facts = Facts(by_name)
     facts.dtype_names = dtype_names
@@ -665,7 +706,7 @@ def read_facts(
     returning = _returning_allocations(functions)
     for function in functions:
         _visit(function, flow, facts, [])
-        for node in ast.walk(function):  # `heads, head_size = cfg.cache_shape`: a tuple
+        for node in _walk(function):  # `heads, head_size = cfg.cache_shape`: a tuple
             if (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
@@ -676,19 +717,19 @@ def read_facts(
             ):
                 facts.unpacked[node.value.id] = len(node.targets[0].elts)
         held: set[str] = set()  # locals set to allocations (`kv = torch.empty(...)`)
-        for node in ast.walk(function):
+        for node in _walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if any(_is_allocation(n) for n in ast.walk(node.value)):
+                if any(_is_allocation(n) for n in _walk(node.value)):
                     held |= {t.id for t in targets if isinstance(t, ast.Name)}
-        for node in ast.walk(function):
+        for node in _walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 if any(
                     _is_allocation(n)
                     or carved_view(n, flow)
                     or (isinstance(n, ast.Name) and n.id in held)
                     or _own_call(n) in returning
-                    for n in ast.walk(node.value)
+                    for n in _walk(node.value)
                 ):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                     targets = [  # `self.k, self.v = self._allocate(n)`: each of them
@@ -698,7 +739,7 @@ def read_facts(
                     facts.allocated |= {  # `self.x = ...`, `self.x[name] = ...`, of a local
                         k[5:] for t in targets if (k := _key(t) or "").startswith("self.")
                     }
-        for node in ast.walk(function):
+        for node in _walk(function):
             if (  # self.x.append(torch.zeros(...)), or of a local holding one
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -707,7 +748,7 @@ def read_facts(
                 and any(
                     _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
                     for a in node.args
-                    for n in ast.walk(a)
+                    for n in _walk(a)
                 )
             ):
                 facts.allocated.add((_key(node.func.value) or "")[5:])
@@ -732,7 +773,7 @@ def _returning_allocations(functions: list[ast.AST]) -> set[str]:
             continue
         held: set[str] = set()
         for _ in range(3):  # `layer = [torch.empty(...)]`, then `caches.append(layer)`
-            for node in ast.walk(function):
+            for node in _walk(function):
                 value, targets = None, []
                 if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                     value, targets = node.value, _targets(node)
@@ -745,14 +786,14 @@ def _returning_allocations(functions: list[ast.AST]) -> set[str]:
                     value, targets = node.args[0], [node.func.value]
                 if value is not None and any(
                     _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
-                    for n in ast.walk(value)
+                    for n in _walk(value)
                 ):
                     held |= {t.id for t in targets if isinstance(t, ast.Name)}
-        for node in ast.walk(function):
+        for node in _walk(function):
             if isinstance(node, ast.Return) and node.value is not None:
                 if any(
                     _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
-                    for n in ast.walk(node.value)
+                    for n in _walk(node.value)
                 ):
                     found.add(name)
     return found
@@ -860,7 +901,7 @@ def helper_calls(functions: list[ast.AST], params: list[Param]) -> list[tuple[st
     names = {p.name for p in params}
     found: list[tuple[str, dict]] = []
     for function in functions:
-        for node in ast.walk(function):
+        for node in _walk(function):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
             given: dict = {}
@@ -906,7 +947,7 @@ def local_allocators(functions: list[ast.AST]) -> list[ast.AST]:
     for function in functions:
         local = {
             node.name: node
-            for node in ast.walk(function)
+            for node in _walk(function)
             if node is not function
             and isinstance(node, ast.FunctionDef)
             and _returned_allocation(node) is not None
@@ -922,7 +963,7 @@ def _inlining(functions: list[ast.AST], helpers: dict[str, ast.FunctionDef]) -> 
     for function in functions:
         if helpers and any(
             isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers
-            for n in ast.walk(function)
+            for n in _walk(function)
         ):
             function = _CallsInlined(helpers).visit(copy.deepcopy(function))
         found.append(function)
@@ -955,7 +996,7 @@ def module_helpers(tree: ast.Module) -> dict[str, ast.FunctionDef]:
 def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
     """What a function returns, when its body is only that and it holds an allocation."""
     value = _single_return(function)
-    if value is not None and any(_is_allocation(n) for n in ast.walk(value)):
+    if value is not None and any(_is_allocation(n) for n in _walk(value)):
         return value
     return None
 
@@ -1010,7 +1051,7 @@ def shape_methods(functions: list[ast.AST], others: list[ast.AST] = ()) -> list[
         return functions
     found = []
     for function in functions:
-        if any(_shape_call(n, shapes) for n in ast.walk(function)):
+        if any(_shape_call(n, shapes) for n in _walk(function)):
             function = _ShapesInlined(shapes).visit(copy.deepcopy(function))
         found.append(function)
     return found
@@ -1063,11 +1104,11 @@ def keys_as_attributes(functions: list[ast.AST]) -> list[ast.AST]:
         and isinstance(n.func, ast.Attribute)
         and n.func.attr in _SECTION_READS
         for function in functions
-        for n in ast.walk(function)
+        for n in _walk(function)
     )
     found = []
     for function in functions:
-        if any(_string_key(n) for n in ast.walk(function)):
+        if any(_string_key(n) for n in _walk(function)):
             function = _KeysAsAttributes(sectioned).visit(copy.deepcopy(function))
         found.append(function)
     return found
@@ -1130,7 +1171,7 @@ def objects_as_parameters(
     aliases: dict[str, str] = dict(roots)
     for _ in range(3):
         for function in functions:
-            for node in ast.walk(function):
+            for node in _walk(function):
                 if not isinstance(node, ast.Assign):
                     continue
                 for target, value in (
@@ -1148,7 +1189,7 @@ def objects_as_parameters(
     seen = {p.name for p in params}
     added: list[Param] = []
     for function in copies:
-        for node in ast.walk(function):
+        for node in _walk(function):
             if isinstance(node, ast.Name) and "." in node.id and node.id not in seen:
                 seen.add(node.id)
                 added.append(Param(node.id, None, None))
@@ -1290,7 +1331,7 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         ]
     )
     dtype = [k.value for k in call.keywords if k.arg == "dtype"]
-    for part in (n for d in [*shape, *dtype] for n in ast.walk(d)):
+    for part in (n for d in [*shape, *dtype] for n in _walk(d)):
         if isinstance(part, ast.Attribute):
             facts.sized_by |= flow.copied(part.value)
         if _key(part) is not None and _key(part) not in flow.params:
@@ -1372,16 +1413,16 @@ def tested_literals(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int
     if name is None:
         return []
     found: list = []
-    for node in ast.walk(function):
+    for node in _walk(function):
         if not isinstance(node, ast.If):
             continue
-        if not any(isinstance(n, ast.Return) for s in node.body for n in ast.walk(s)):
+        if not any(isinstance(n, ast.Return) for s in node.body for n in _walk(s)):
             continue
         for subject, item in _comparisons(node.test):
             ok, value = _literal(item)
             if isinstance(subject, ast.Name) and subject.id == name and ok and value not in found:
                 found.append(value)
-        for part in ast.walk(node.test):  # `name.startswith("fp8")`: the prefix is one value
+        for part in _walk(node.test):  # `name.startswith("fp8")`: the prefix is one value
             if (
                 isinstance(part, ast.Call)
                 and isinstance(part.func, ast.Attribute)
@@ -1408,7 +1449,7 @@ def names_a_torch_dtype(function: ast.FunctionDef | ast.AsyncFunctionDef, where:
         and _dotted(node.args[0]) == "torch"
         and isinstance(node.args[1], ast.Name)
         and node.args[1].id == name
-        for node in ast.walk(function)
+        for node in _walk(function)
     )
 
 
@@ -1419,7 +1460,7 @@ def indexed_tables(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int 
     found: list = []
     if name is None:
         return found
-    for node in ast.walk(function):
+    for node in _walk(function):
         table = None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
             if isinstance(node.slice, ast.Name) and node.slice.id == name:
@@ -1442,7 +1483,7 @@ def indexed_tables(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int 
 def _comparisons(test: ast.AST) -> Iterator[tuple[ast.expr, ast.expr]]:
     """`(subject, value)` for each one-operator comparison in a test, both ways round; a
     tuple, list or set compared with gives each of its items (`mode in ("a", "b")`)."""
-    for part in ast.walk(test):
+    for part in _walk(test):
         if isinstance(part, ast.Compare) and len(part.ops) == 1:
             left, right = part.left, part.comparators[0]
             for subject, other in ((left, right), (right, left)):
@@ -1454,10 +1495,10 @@ def _comparisons(test: ast.AST) -> Iterator[tuple[ast.expr, ast.expr]]:
 def _sets(block: list[ast.stmt], keys: set[str]) -> bool:
     """Does a block assign one of these names or `self.` attributes?"""
     for statement in block:
-        for node in ast.walk(statement):
+        for node in _walk(statement):
             if isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if any(_key(n) in keys for t in targets for n in ast.walk(t)):
+                if any(_key(n) in keys for t in targets for n in _walk(t)):
                     return True
     return False
 
@@ -1469,7 +1510,7 @@ def _note_flag(test: ast.AST, body: list, orelse: list, flow: _Flow, facts: Fact
     # or returns what it chooses (a helper read as the class's: `if c.get("packed", True):
     # return d + d // 128 * 4, torch.uint8`)
     returning = any(
-        isinstance(n, ast.Return) and n.value is not None for s in body for n in ast.walk(s)
+        isinstance(n, ast.Return) and n.value is not None for s in body for n in _walk(s)
     )
     if not (allocating or returning or _sets(body + orelse, flow.sizing)):
         return
@@ -1791,7 +1832,7 @@ def outline_facts(
     `UNTYPED_MIRROR`: what the pre-filter does not check up front, the outline must not keep.
     `helpers`: its module's functions that only return an expression, read where called."""
     init = constructor(node)
-    if init is None or not any(_is_allocation(n) for n in ast.walk(node)):
+    if init is None or not any(_is_allocation(n) for n in _walk(node)):
         return False, frozenset()
     params = params_of(init)
     functions = shape_methods(methods_of(node))  # `torch.empty(self.shape())`
@@ -1805,7 +1846,7 @@ def outline_facts(
     names: set[str] = set()
     for argument in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs):
         if argument.annotation is not None:
-            for part in ast.walk(argument.annotation):
+            for part in _walk(argument.annotation):
                 if isinstance(part, ast.Name):
                     names.add(part.id)
                 elif isinstance(part, ast.Attribute):
@@ -1834,7 +1875,7 @@ def _iterated_objects(init: ast.FunctionDef) -> set[str]:
     (`[t.numel() // ctx.n_ctx for t in ctx.k_l]`, `for t in dev.kv: ... t.shape`): a list of
     another object's tensors, read one per layer, as a mirror of a pool reads its buffers."""
     found: set[str] = set()
-    for node in ast.walk(init):
+    for node in _walk(init):
         loops: list[tuple[ast.expr, ast.AST, list[ast.AST]]] = []
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             loops = [(g.iter, g.target, [node.elt]) for g in node.generators]
@@ -1845,14 +1886,14 @@ def _iterated_objects(init: ast.FunctionDef) -> set[str]:
                 iterable = iterable.func.value  # `dev.kv.items()`, `dev.kv.values()`
             if not (isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name)):
                 continue
-            items = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+            items = {n.id for n in _walk(target) if isinstance(n, ast.Name)}
             sized = any(
                 isinstance(n, ast.Attribute)
                 and n.attr in ("shape", "numel", "size", "nbytes", "dtype")
                 and isinstance(n.value, ast.Name)
                 and n.value.id in items
                 for part in body
-                for n in ast.walk(part)
+                for n in _walk(part)
             )
             if sized:
                 found.add(iterable.value.id)
@@ -1914,13 +1955,13 @@ def instance_attributes(node: ast.ClassDef) -> set[str]:
         elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             names.add(item.target.id)
     for function in methods_of(node):
-        for part in ast.walk(function):
+        for part in _walk(function):
             if isinstance(part, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = part.targets if isinstance(part, ast.Assign) else [part.target]
                 names |= {  # `self.a, self.b = a, b` too
                     t.attr
                     for target in targets
-                    for t in ast.walk(target)
+                    for t in _walk(target)
                     if isinstance(t, ast.Attribute)
                     and isinstance(t.value, ast.Name)
                     and t.value.id == "self"
@@ -1948,7 +1989,7 @@ def self_reads(function: ast.FunctionDef) -> list[str]:
     return sorted(
         {
             n.attr
-            for n in ast.walk(function)
+            for n in _walk(function)
             if isinstance(n, ast.Attribute)
             and isinstance(n.value, ast.Name)
             and n.value.id == "self"
