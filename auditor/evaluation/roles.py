@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from auditor.evaluation.matrix import parameter_names
+from auditor.frontend import walk
 from auditor.frontend.behaviour import (
     Facts,
     Roles,
@@ -129,7 +130,7 @@ class RoleBook:
         mro = cls.mro()
         typed = {p.name: p.annotation for p in params if p.annotation}
         for function in functions:
-            for node in ast.walk(function):
+            for node in walk.nodes(function):
                 if not (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Attribute)
@@ -199,7 +200,7 @@ class RoleBook:
         called = {
             node.func.id
             for function in functions
-            for node in ast.walk(function)
+            for node in walk.nodes(function)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
         }
         found = {}

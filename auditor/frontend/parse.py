@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from auditor.frontend import walk
 from auditor.frontend.behaviour import PER_LAYER_BYTES, module_helpers, outline_facts
 from auditor.frontend.discover import SourceFile
 from auditor.limits import MAX_STATEMENT_NODES
@@ -382,7 +383,7 @@ def outline(tree: ast.Module, data: bytes | None = None) -> Outline:
                 bases = frozenset(
                     name
                     for expression in (*node.bases, *(k.value for k in node.keywords))
-                    for part in ast.walk(expression)
+                    for part in walk.nodes(expression)
                     for name in (getattr(part, "id", None), getattr(part, "attr", None))
                     if name
                 )

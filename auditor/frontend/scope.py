@@ -12,6 +12,7 @@ import warnings
 
 import libcst as cst
 
+from auditor.frontend import walk
 from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, dotted, import_bindings
 from auditor.frontend.parse import ParsedModule
 
@@ -78,7 +79,7 @@ def functions_naming(tree: ast.Module, prefix: str, needles: frozenset[str]) -> 
 
 
 def _names_any(function: ast.AST, needles: frozenset[str]) -> bool:
-    for node in ast.walk(function):
+    for node in walk.nodes(function):
         if isinstance(node, ast.Name) and node.id in needles:
             return True
         if isinstance(node, ast.Attribute) and node.attr in needles:

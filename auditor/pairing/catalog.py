@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from auditor.evaluation import forked
 from auditor.evaluation.evaluate import Evaluation
 from auditor.evaluation.roles import RoleBook
+from auditor.frontend import walk
 from auditor.frontend.behaviour import counts_no_layers
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.parse import ParsedModule
@@ -194,7 +195,7 @@ def _built_by_a_pool(cls: ClassInfo, devices: list[ClassInfo], trees: dict) -> b
         for klass in device.mro():
             tree = cpython_tree(klass.module, trees)
             node = class_node(tree, klass) if tree is not None else None
-            for call in ast.walk(node) if node is not None else ():
+            for call in walk.nodes(node) if node is not None else ():
                 if (
                     isinstance(call, ast.Call)
                     and (

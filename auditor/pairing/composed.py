@@ -17,6 +17,7 @@ import ast
 import libcst as cst
 
 from auditor.evaluation.matrix import parameter_names
+from auditor.frontend import walk
 from auditor.frontend.index import ClassInfo, ModuleInfo
 from auditor.frontend.scope import code_of
 from auditor.pairing.sites import ConstructionSite
@@ -29,7 +30,7 @@ def parameter_roots(function: ast.AST, nodes: list[ast.expr], own: str | None = 
     args = function.args  # type: ignore[attr-defined]
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     assigned: dict[str, list[ast.expr]] = {}
-    for node in ast.walk(function):
+    for node in walk.nodes(function):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
@@ -44,7 +45,7 @@ def parameter_roots(function: ast.AST, nodes: list[ast.expr], own: str | None = 
     pending = list(nodes)
     while pending:
         consumed: set[int] = set()
-        for node in ast.walk(pending.pop()):
+        for node in walk.nodes(pending.pop()):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 if node.value.id == own:
                     found.add(f"{own}.{node.attr}")
@@ -69,7 +70,7 @@ def root_object_paths(
     under (`StoreConfig`): the stand-in then holds the very values the pools' own dimensions
     name. `calls`: each call's bound arguments and its class's object paths."""
     aliases: dict[str, str] = {}  # `s = settings or load()`: `s` is `settings`
-    for node in ast.walk(function):
+    for node in walk.nodes(function):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
             options = value.values if isinstance(value, ast.BoolOp) else [value]
@@ -190,7 +191,9 @@ def composed_site(
     args = function.args  # type: ignore[attr-defined]
     parameters = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     local = {
-        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        n.id
+        for n in walk.nodes(function)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     parsed = module.parsed
     calls = [

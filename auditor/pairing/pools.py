@@ -14,6 +14,7 @@ import ast
 from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.measure import looks_like_buffer
 from auditor.evaluation.roles import RoleBook
+from auditor.frontend import walk
 from auditor.frontend.index import ClassInfo
 from auditor.frontend.scope import class_node, cpython_tree
 from auditor.settings import Settings
@@ -88,7 +89,7 @@ def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
     tree = cpython_tree(cls.module, trees)
     node = class_node(tree, cls) if tree is not None else None
     names: set[str] = set()
-    for item in ast.walk(node) if node is not None else ():
+    for item in walk.nodes(node) if node is not None else ():
         if isinstance(item, (ast.Assign, ast.AnnAssign)):
             targets = item.targets if isinstance(item, ast.Assign) else [item.target]
             for target, value in _paired(targets, item.value):
@@ -96,7 +97,7 @@ def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
                 allocating = isinstance(value, _ALLOCATING) or (
                     isinstance(target, ast.Subscript) and isinstance(value, ast.Name)
                 )
-                for part in ast.walk(target):
+                for part in walk.nodes(target):
                     if (
                         isinstance(part, ast.Attribute)
                         and isinstance(part.value, ast.Name)

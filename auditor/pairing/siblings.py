@@ -20,6 +20,7 @@ import libcst as cst
 
 from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.roles import RoleBook
+from auditor.frontend import walk
 from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, absolute_module
 from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, cpython_tree, def_node, file_tree
@@ -163,17 +164,17 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
     """Whether some function calls device classes by name at least twice (what
     `_device_calls` can find two of), read off CPython's tree before libcst parses the module:
     most modules naming a pool class only test or annotate it."""
-    for node in ast.walk(tree):
+    for node in walk.nodes(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         local = {
             alias.asname or alias.name: alias.name
-            for n in ast.walk(node)
+            for n in walk.nodes(node)
             if isinstance(n, ast.ImportFrom)
             for alias in n.names
         }
         calls = 0
-        for n in ast.walk(node):
+        for n in walk.nodes(node):
             if isinstance(n, ast.Call):
                 func = n.func
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
@@ -203,7 +204,7 @@ def _device_calls(
     yielded as that `cls(...)` call, with the site's arguments in place of its parameters)."""
     local: dict[str, tuple[str, str]] = {}  # `from .prefill_pool import PrefillKVPool`
     bound: dict[int, str] = {}  # id of a call -> the name its result is assigned to
-    for node in ast.walk(function):
+    for node in walk.nodes(function):
         if isinstance(node, ast.ImportFrom):
             source = absolute_module(module, node.level, node.module)
             for alias in node.names:
@@ -360,7 +361,7 @@ def _derived(cls: ClassInfo, name: str | None, trees: dict) -> dict[str, str]:
         return {}
     params = {a.arg for a in function.args.args[1:] + function.args.kwonlyargs}
     kept: dict[str, str] = {}
-    for node in ast.walk(function):
+    for node in walk.nodes(function):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
         target, value = node.targets[0], node.value

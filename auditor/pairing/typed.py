@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from auditor.evaluation.matrix import constructor_parameters
 from auditor.evaluation.roles import RoleBook
+from auditor.frontend import walk
 from auditor.frontend.index import ClassInfo, ProjectIndex, dotted
 from auditor.frontend.scope import class_node, cpython_tree
 from auditor.interpret.values import Unknown
@@ -187,7 +188,7 @@ def _builds_any(device: ClassInfo, names: set[str], trees: dict) -> bool:
 def _called(node: ast.AST | None) -> set[str]:
     """The names called in `node` (`f(...)`, `x.f(...)`: `f`)."""
     called: set[str] = set()
-    for item in ast.walk(node) if node is not None else ():
+    for item in walk.nodes(node) if node is not None else ():
         if isinstance(item, ast.Call):
             func = item.func
             if isinstance(func, ast.Name):
@@ -215,7 +216,7 @@ def _methods_note(
     tree = cpython_tree(host.module, trees if trees is not None else {})
     node = class_node(tree, host) if tree is not None else None
     if node is not None:  # its own calls: a base's helpers serve every kind of host
-        for item in ast.walk(node):
+        for item in walk.nodes(node):
             if (
                 isinstance(item, ast.Call)
                 and isinstance(item.func, ast.Attribute)
