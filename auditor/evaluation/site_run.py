@@ -90,7 +90,11 @@ def enclosing_function(site: ConstructionSite) -> FunctionInfo | None:
     if "." in name:
         return _composed_method(site, name)
     function = site.module.functions.get(name)
-    return function if function is not None and function.node is _function_node(site) else None
+    if function is None or not any(node is function.node for node in site.module.parsed.tree.body):
+        return None  # (a function defined under an `if` at module level is not run)
+    # the site's call within that function: found by visiting the function alone (visiting the
+    # module up to it, classes and all, took a second in a large module)
+    return function if _path_to(site, function.node) else None
 
 
 def _composed_method(site: ConstructionSite, name: str) -> FunctionInfo | None:
@@ -441,14 +445,6 @@ def callers_defaults(host: ClassInfo, kwargs: dict) -> list[str]:
                 f"{name}: the callers' value not known, taken as its default ({default.value})"
             )
     return notes
-
-
-def _function_node(site: ConstructionSite) -> cst.FunctionDef | None:
-    path = _path_to(site, site.module.parsed.tree)
-    for node in site.module.parsed.tree.body:
-        if isinstance(node, cst.FunctionDef) and id(node) in path:
-            return node
-    return None
 
 
 class _Path(cst.CSTVisitor):
