@@ -256,3 +256,30 @@ def test_find_module_is_remembered_per_importing_module(tmp_path):
             assert found.path == f"{root}/pkg/util.py"
     assert index.find_module("pkg.missing", users[0]) is None
     assert index.find_module("pkg.missing", users[0]) is None
+
+
+def test_factory_search_reads_each_functions_returns_once(tmp_path, monkeypatch):
+    from auditor.pairing import factories
+
+    source = (
+        "def make(flag):\n    if flag:\n        return HostA(1)\n    return (HostB, {})\n"
+        "def other():\n    return 3\n"
+    )
+    index = build_index(tmp_path, {"m.py": source})
+    module = index.modules["m"]
+    MEMOS.forget()
+    visits: list[int] = []
+    plain = factories._Returns
+
+    class Counted(plain):
+        def __init__(self) -> None:
+            visits.append(1)
+            super().__init__()
+
+    monkeypatch.setattr(factories, "_Returns", Counted)
+    assert factories.factories_in(module, {"HostA"}) == {"make"}
+    assert factories.factories_in(module, {"HostB"}) == {"make"}  # a later round's names
+    assert factories.factories_in(module, {"Nothing"}) == set()
+    assert len(visits) == 2  # make and other, once each across the rounds
+    MEMOS.forget()
+    assert factories.factories_in(module, {"HostB"}) == {"make"} and len(visits) == 4

@@ -29,6 +29,9 @@ class Memos:
         self.self_calls: dict[tuple, tuple[str, ...]] = {}  # block -> `self.m()` names
         self.raises: dict[tuple, bool] = {}  # block -> whether it holds a `raise`
         self.plans: dict[tuple, tuple] = {}  # body key -> (the body, its declaration plan)
+        # id(function) -> (the function, the values it returns): pairing's rounds of factory
+        # search ask each module's functions again (pairing/factories.py)
+        self.returns: dict[int, tuple[Any, list]] = {}
         # per instance of a record: where each keyword field's value was written
         self.field_texts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.limits: dict[str, int] = {
@@ -39,6 +42,7 @@ class Memos:
             "self_calls": 50_000,
             "raises": 50_000,
             "plans": 20_000,
+            "returns": 50_000,
         }
 
     def tables(self) -> dict[str, dict | weakref.WeakKeyDictionary]:
@@ -50,6 +54,7 @@ class Memos:
             "self_calls": self.self_calls,
             "raises": self.raises,
             "plans": self.plans,
+            "returns": self.returns,
             "field_texts": self.field_texts,
         }
 

@@ -9,6 +9,7 @@ import libcst as cst
 from auditor.evaluation.site_run import never_built
 from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo, dotted
 from auditor.frontend.scope import FunctionScope, LocalNames
+from auditor.interpret.memos import MEMOS
 from auditor.interpret.values import Unknown
 from auditor.pairing.guards import FunctionWalk
 
@@ -63,9 +64,16 @@ class _Returns(cst.CSTVisitor):
 
 
 def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
-    returns = _Returns()
-    function.body.visit(returns)
-    return returns.values
+    """What the function returns; once per function (the factory search asks in rounds)."""
+    table = MEMOS.returns
+    found = table.get(id(function))
+    if found is None or found[0] is not function:  # the node kept: its id is not reused
+        returns = _Returns()
+        function.body.visit(returns)
+        if len(table) >= MEMOS.limits["returns"]:
+            table.clear()
+        found = table[id(function)] = (function, returns.values)
+    return list(found[1])
 
 
 def unpacked_source(walk: FunctionWalk, node: cst.BaseExpression) -> cst.BaseExpression | None:

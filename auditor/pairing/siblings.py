@@ -167,14 +167,15 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
     for node in walk.nodes(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
+        inside = walk.nodes(node)  # one walk for its imports and its calls
         local = {
             alias.asname or alias.name: alias.name
-            for n in walk.nodes(node)
+            for n in inside
             if isinstance(n, ast.ImportFrom)
             for alias in n.names
         }
         calls = 0
-        for n in walk.nodes(node):
+        for n in inside:
             if isinstance(n, ast.Call):
                 func = n.func
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
