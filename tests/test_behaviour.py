@@ -257,7 +257,7 @@ def test_walks_are_kept_only_while_facts_are_read():
 
     asked: list[int] = []
     walked: list[int] = []
-    walk, nodes = behaviour._walk, behaviour._nodes
+    walk, nodes = behaviour._walk, behaviour.walk.nodes
 
     def asking(node):
         asked.append(len(behaviour._WALKS))
@@ -267,7 +267,7 @@ def test_walks_are_kept_only_while_facts_are_read():
         walked.append(len(behaviour._WALKS))
         return nodes(node)
 
-    behaviour._walk, behaviour._nodes = asking, walking
+    behaviour._walk, behaviour.walk.nodes = asking, walking
     source = """
         class C:
             def __init__(self, n: int, layers: int):
@@ -278,7 +278,7 @@ def test_walks_are_kept_only_while_facts_are_read():
         node = ast.parse(textwrap.dedent(source)).body[0]
         facts = read_facts(methods_of(node), params_of(constructor(node)))
     finally:
-        behaviour._walk, behaviour._nodes = walk, nodes
+        behaviour._walk, behaviour.walk.nodes = walk, nodes
     assert behaviour._WALKS == []  # nothing kept once read
     assert len(facts.shapes) == 2
     inside = [depth for depth in asked if depth]

@@ -252,3 +252,46 @@ def test_extras_the_callers_pass_are_taken_as_an_empty_default_and_said(tmp_path
     [pair] = [p for p in unknown.coverage.pairs if p.title == "ExtraHost <- Dev"]
     assert (pair.compared, pair.reason) == (False, "host figures unresolved")
     assert not [f for f in unknown.findings if f.host.class_name == "ExtraHost"]
+
+
+def _site_in(source: str, function: str):
+    """A stand-in site: the first call of `Host` in the module, said to be in `function`."""
+    from types import SimpleNamespace
+
+    import libcst as cst
+    import libcst.matchers as m
+
+    tree = cst.parse_module(source)
+    call = m.findall(tree, m.Call(func=m.Name("Host")))[0]
+    functions = {
+        node.name.value: SimpleNamespace(node=node) for node in m.findall(tree, m.FunctionDef())
+    }
+    module = SimpleNamespace(name="m", functions=functions, parsed=SimpleNamespace(tree=tree))
+    return SimpleNamespace(
+        module=module, function=f"m.{function}", call=call, substituted={}, device_call=None
+    )
+
+
+def test_the_function_holding_a_site_is_found_once_per_site(monkeypatch):
+    from auditor.evaluation import site_run
+
+    visits: list[int] = []
+    path_to = site_run._path_to
+
+    def counted(site, root):
+        visits.append(1)
+        return path_to(site, root)
+
+    monkeypatch.setattr(site_run, "_path_to", counted)
+    site = _site_in("class A:\n    pass\ndef build(pool):\n    return Host(pool)\n", "build")
+    found = site_run.enclosing_function(site)
+    assert found is site.module.functions["build"]
+    assert site_run.enclosing_function(site) is found  # asked at every build of every point
+    assert len(visits) == 1
+    # a function of that name that does not hold the call, or not at module level: not run
+    other = _site_in(
+        "def build(pool):\n    pass\ndef make(pool):\n    return Host(pool)\n", "build"
+    )
+    assert site_run.enclosing_function(other) is None
+    nested = _site_in("if X:\n    def build(pool):\n        return Host(pool)\n", "build")
+    assert site_run.enclosing_function(nested) is None

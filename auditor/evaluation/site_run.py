@@ -84,7 +84,15 @@ def never_built(evaluation: Evaluation) -> bool:
 
 
 def enclosing_function(site: ConstructionSite) -> FunctionInfo | None:
-    """The module-level function holding the site (methods need their object: not run)."""
+    """The module-level function holding the site (methods need their object: not run); once
+    per site (asked at every build of every point)."""
+    memo = site.substituted
+    if "<enclosing>" not in memo:
+        memo["<enclosing>"] = _enclosing_function(site)
+    return memo["<enclosing>"]
+
+
+def _enclosing_function(site: ConstructionSite) -> FunctionInfo | None:
     prefix = site.module.name + "."
     name = site.function.removeprefix(prefix) if site.module.name else site.function
     if "." in name:

@@ -58,17 +58,14 @@ _COUNT_TYPES = {"int", "Optional[int]", "int | None", "None | int"}
 _WALKS: list[dict[int, tuple[ast.AST, list[ast.AST]]]] = []
 
 
-_nodes = walk.nodes  # tests count the walks through this name
-
-
 def _walk(node: ast.AST) -> list[ast.AST]:
     """`ast.walk(node)` in its order; memoized inside read_facts."""
     if not _WALKS:
-        return _nodes(node)
+        return walk.nodes(node)
     memo = _WALKS[-1]
     found = memo.get(id(node))
     if found is None or found[0] is not node:  # the node itself (it is kept: no id reused)
-        found = (node, _nodes(node))
+        found = (node, walk.nodes(node))
         memo[id(node)] = found
     return found[1]
 
