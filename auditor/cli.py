@@ -11,7 +11,7 @@ from typing import NoReturn, TextIO
 
 from auditor import __version__, baseline
 from auditor.baseline import BaselineError
-from auditor.checks import checks, selected
+from auditor.checks import checks, codes, selected
 from auditor.incremental.cache import CACHE_DIR_NAME
 from auditor.progress import ProgressLine
 from auditor.settings import ConfigError, find_config, load_settings
@@ -65,7 +65,13 @@ def _checks_help() -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, with a usage error as one line (the README's promise), not the whole usage."""
+    """argparse, with a usage error as one line (the README's promise), not the whole usage;
+    the checks' list is added to the help when it is printed (it imports every check)."""
+
+    def format_help(self) -> str:
+        if self.epilog == EPILOG:
+            self.epilog = _checks_help() + EPILOG
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"layout-audit: error: {message} (see layout-audit --help)\n")
@@ -76,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="layout-audit",
         description=DESCRIPTION,
-        epilog=_checks_help() + EPILOG,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -190,11 +196,11 @@ def _jobs(text: str) -> int:
 def _codes(text: str | None, parser: argparse.ArgumentParser) -> list[str] | None:
     if text is None:
         return None
-    codes = [c.strip().upper() for c in text.split(",") if c.strip()]
-    for code in codes:
-        if code not in checks():
-            parser.error(f"unknown code {code!r} (known: {', '.join(checks())})")
-    return codes
+    given = [c.strip().upper() for c in text.split(",") if c.strip()]
+    for code in given:
+        if code not in codes():
+            parser.error(f"unknown code {code!r} (known: {', '.join(codes())})")
+    return given
 
 
 def explain(code: str, out: TextIO) -> int:
@@ -263,13 +269,13 @@ def show_pools(result, out: TextIO) -> None:
 def _after_audit(result, settings, cache, paths: list[Path]) -> list[str]:
     """Warnings and notices the run itself gives: nothing found to audit, settings that
     changed nothing, a cache that could not be written."""
-    from auditor.evaluation.matrix import flag_dimension, switch_dimension, unread_settings
-
     lines = []
     if result.files_found == 0 and not result.errors:  # as ruff: a warning, not a failure
         shown = " ".join(str(p) for p in paths)
         lines.append(f"warning: no Python files found under {shown}")
     if result.evaluations and settings.project_dimensions:
+        from auditor.evaluation.matrix import flag_dimension, switch_dimension, unread_settings
+
         read: set[str] = set()
         known = set(settings.__dict__["matrix"])  # (without resolving its dtypes)
         known |= {flag_dimension(n) for n in settings.flags}

@@ -21,7 +21,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.checks.wording import comparisons
 from auditor.location import Location
 
 if TYPE_CHECKING:
@@ -202,6 +201,8 @@ class Coverage:
 
 def evaluation_coverage(evaluation: Evaluation, settings: Settings) -> EvaluationCoverage:
     """Count the config points of one (host, device) evaluation where a buffer was compared."""
+    from auditor.checks.wording import comparisons  # with the evaluations (not in a run without)
+
     points = evaluation.points
     feasible = evaluation.feasible
     compared = 0

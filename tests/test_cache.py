@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import libcst
 import pytest
 
 import auditor.evaluation.evaluate
@@ -231,13 +232,13 @@ def count_evaluations(monkeypatch, sites: list[str] | None = None) -> list[str]:
 
 def count_libcst_parses(monkeypatch) -> list[int]:
     calls: list[int] = []
-    real = auditor.frontend.parse.cst.parse_module
+    real = libcst.parse_module
 
     def parse_module(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(auditor.frontend.parse.cst, "parse_module", parse_module)
+    monkeypatch.setattr(libcst, "parse_module", parse_module)
     return calls
 
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import libcst
 import pytest
 
 import auditor.frontend.parse
@@ -39,7 +40,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def never_libcst(monkeypatch, name: str) -> None:
     """Fail the test if libcst is asked to parse the file holding `marker`."""
-    real = auditor.frontend.parse.cst.parse_module
+    real = libcst.parse_module
 
     def parse_module(source, *args, **kwargs):
         assert (
@@ -49,7 +50,7 @@ def never_libcst(monkeypatch, name: str) -> None:
         ), "libcst saw the oversized file"
         return real(source, *args, **kwargs)
 
-    monkeypatch.setattr(auditor.frontend.parse.cst, "parse_module", parse_module)
+    monkeypatch.setattr(libcst, "parse_module", parse_module)
 
 
 def test_a_pool_file_with_a_huge_flat_statement_is_one_error_and_never_parsed(

@@ -24,6 +24,7 @@ LAYERS = [
     ("coverage", ["coverage.py"]),
     ("result", ["result.py"]),
     ("incremental", ["incremental/"]),
+    ("stages", ["stages.py"]),
     ("pipeline", ["pipeline.py"]),
     ("report", ["report/", "baseline.py"]),
     ("cli", ["cli.py", "__main__.py"]),

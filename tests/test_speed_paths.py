@@ -17,6 +17,7 @@ import pytest
 from helpers import build_index, find_class, write_tree
 
 import auditor.frontend.prefilter
+import auditor.incremental.evaluations
 import auditor.incremental.results
 import auditor.pipeline
 from auditor.frontend.discover import SourceFile, discover
@@ -227,13 +228,13 @@ def test_only_modules_that_report_a_location_get_positions(tmp_path, monkeypatch
         },
     )
     indexes = []
-    real_index = auditor.incremental.results.RecordingIndex
+    real_index = auditor.incremental.evaluations.RecordingIndex
 
     def spy(*args, **kwargs):
         indexes.append(real_index(*args, **kwargs))
         return indexes[-1]
 
-    monkeypatch.setattr(auditor.incremental.results, "RecordingIndex", spy)
+    monkeypatch.setattr(auditor.incremental.evaluations, "RecordingIndex", spy)
     result = audit([root], load_settings(None))
     assert [str(f.location) for f in result.findings] == [f"{root / 'pkg' / 'host.py'}:9:13"]
     modules = {Path(m.path).name: m.parsed for m in indexes[0].modules.values()}

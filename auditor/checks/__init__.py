@@ -1,6 +1,8 @@
 """Checks: one module per code, each holding a `Check` subclass (base.py) with its explanation.
 
-Checks are found by walking this package: a new check is a new module, nothing to register.
+Checks are found by walking this package: a new check is a new module, nothing to register;
+its name starts with its code (`la001_buffer_size_mismatch.py` holds LA001), so the codes are
+known without importing the checks (a run without pools never loads them).
 `run_checks` runs the selected ones by scope: pair and device checks over the evaluations,
 then the suppression comments are applied, then the checks judging the comments (LA100).
 """
@@ -11,13 +13,23 @@ import functools
 import importlib
 import inspect
 import pkgutil
+import re
 
 from auditor.checks.base import Check, CheckContext, Scope
 from auditor.checks.findings import Finding
 from auditor.checks.suppressions import SuppressionIndex
 from auditor.settings import ConfigError, Settings
 
-__all__ = ["Check", "CheckContext", "Scope", "checks", "run_checks", "selected"]
+__all__ = ["Check", "CheckContext", "Scope", "checks", "codes", "run_checks", "selected"]
+
+_CHECK_MODULE = re.compile(r"([a-z]+[0-9]+)_")  # la001_buffer_size_mismatch: LA001
+
+
+@functools.cache
+def codes() -> tuple[str, ...]:
+    """Every check's code, in code order, from the modules' names alone."""
+    found = (_CHECK_MODULE.match(info.name) for info in pkgutil.iter_modules(__path__))
+    return tuple(sorted(match.group(1).upper() for match in found if match))
 
 
 @functools.cache
@@ -35,7 +47,7 @@ def checks() -> dict[str, Check]:
 def selected(settings: Settings) -> list[str]:
     """The codes this run reports; a code the configuration names that no check has is a
     ConfigError naming where it was written."""
-    known = checks()
+    known = codes()
     for key in ("select", "ignore"):
         for code in getattr(settings, key) or []:
             if code not in known:

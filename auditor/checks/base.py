@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from auditor.checks.findings import Finding
-from auditor.engines.base import StageOutcome
-from auditor.evaluation.evaluate import Evaluation
 from auditor.settings import Settings
 
 if TYPE_CHECKING:
     from auditor.checks.suppressions import SuppressionIndex
+    from auditor.engines.base import StageOutcome
+    from auditor.evaluation.evaluate import Evaluation
     from auditor.pairing.catalog import Pair
 
 

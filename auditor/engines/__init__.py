@@ -1,7 +1,10 @@
 """Serving engines, one module each (`sglang.py`), found by walking this package.
 
 Each engine module defines `register(registry)` and adds its `Engine` (base.py); nothing else
-lists them. A module defining no `register` is a part of an engine (`vllm_run.py`). The stages ask `active()` for every registered engine's names.
+lists them. A module named after an engine and a part (`vllm_run.py`) is a part of that engine:
+it is not imported to register anything, so registering (every run, from the settings) loads
+only the engines' own modules, which import their parts when a stage first runs. The stages
+ask `active()` for every registered engine's names.
 """
 
 from __future__ import annotations
@@ -34,10 +37,12 @@ __all__ = [
 def active() -> tuple[Engine, ...]:
     """Every engine of this package, in module name order."""
     registry = Registry()
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name == "base" or info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    names = sorted(info.name for info in pkgutil.iter_modules(__path__))
+    for name in names:
+        part_of = name.split("_", 1)[0] if "_" in name else None
+        if name == "base" or name.startswith("_") or part_of in names:
+            continue  # (`vllm_run` is a part of `vllm`)
+        module = importlib.import_module(f"{__name__}.{name}")
         register = getattr(module, "register", None)
         if register is not None:
             register(registry)

@@ -118,6 +118,9 @@ class Engine:
     post_build: tuple[PostBuild, ...] = ()
     table: str | None = None  # a table of its own in rule packs, kept raw for `stage`
     stage: Stage | None = None  # a stage of its own (a model beside the pools)
+    # from a file's bytes alone: may the stage have work in it (a run where no file may hold a
+    # pool and none concerns a stage is answered without loading the interpreter)
+    stage_files: Callable[[bytes], bool] | None = None
 
 
 class Registry:

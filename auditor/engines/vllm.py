@@ -10,35 +10,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from auditor.engines.base import Engine, Registry, StageInput, StageOutcome
-from auditor.engines.vllm_backends import (
-    CALLS_SHAPE,
-    SHAPE,
-    BackendEvaluator,
-    ViewOutcome,
-    backend_classes,
-    backend_roots,
-    defines_backends,
-    holder_pattern,
-    owned_backends,
-    registered_backends,
-    subclass_pattern,
-    view_sites,
-)
-from auditor.engines.vllm_pack import load_pack
-from auditor.engines.vllm_specs import (
-    SiteResult,
-    SpecEvaluator,
-    VllmPack,
-    defines_specs,
-    spec_classes,
-    spec_rows,
-    spec_sites,
-)
-from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex
-from auditor.frontend.parse import ParsedModule
-from auditor.interpret.values import Unknown
+
+if TYPE_CHECKING:  # the parts are imported when the stage runs: registering stays light
+    from auditor.engines.vllm_backends import ViewOutcome
+    from auditor.engines.vllm_specs import SiteResult, VllmPack
+    from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex
+    from auditor.frontend.parse import ParsedModule
+
+_DEFINES_PAGE = re.compile(rb"def\s+page_size_bytes\b")
+
+
+def defines_specs(data: bytes) -> bool:
+    """From the bytes alone: may this file define a KV spec class? (The stage has work only
+    in a tree where one does.)"""
+    return b"page_size_bytes" in data and _DEFINES_PAGE.search(data) is not None
 
 
 @dataclass
@@ -58,6 +46,23 @@ class VllmOutcome(StageOutcome):
 
 def audit_vllm(given: StageInput) -> VllmOutcome | None:
     """The vLLM outcome, or None when the tree defines no KV spec class."""
+    from auditor.engines.vllm_backends import (
+        CALLS_SHAPE,
+        SHAPE,
+        BackendEvaluator,
+        backend_classes,
+        backend_roots,
+        defines_backends,
+        holder_pattern,
+        owned_backends,
+        registered_backends,
+        subclass_pattern,
+        view_sites,
+    )
+    from auditor.engines.vllm_pack import load_pack
+    from auditor.engines.vllm_specs import SpecEvaluator, spec_classes, spec_rows, spec_sites
+    from auditor.interpret.values import Unknown
+
     data_by_path, parsed, index = given.data, given.parsed, given.index
     spec_files = [m for m in parsed if defines_specs(data_by_path.get(m.display_path, b""))]
     if not spec_files:
@@ -182,7 +187,9 @@ def _indexed(index: ProjectIndex, modules: list[ParsedModule]) -> list[ModuleInf
     return found
 
 
-VLLM = Engine(name="vllm", rule_pack="vllm", table="vllm", stage=audit_vllm)
+VLLM = Engine(
+    name="vllm", rule_pack="vllm", table="vllm", stage=audit_vllm, stage_files=defines_specs
+)
 
 
 def register(registry: Registry) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +30,6 @@ from auditor.location import Location
 
 PAGE = "page_size_bytes"
 OWNER_FUNCTION = "get_kv_cache_spec"
-_DEFINES_PAGE = re.compile(rb"def\s+page_size_bytes\b")
 
 
 @dataclass(frozen=True)
@@ -131,11 +129,6 @@ class VllmPack:
                 values.update(self.fixed)
                 out.append(values)
         return out
-
-
-def defines_specs(data: bytes) -> bool:
-    """From the bytes alone: may this file define a KV spec class?"""
-    return b"page_size_bytes" in data and _DEFINES_PAGE.search(data) is not None
 
 
 def spec_classes(index: ProjectIndex, modules: list[ModuleInfo]) -> list[ClassInfo]:

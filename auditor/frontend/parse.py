@@ -14,16 +14,17 @@ import tokenize
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from auditor.frontend import walk
 from auditor.frontend.behaviour import PER_LAYER_BYTES, module_helpers, outline_facts
 from auditor.frontend.discover import SourceFile
 from auditor.limits import MAX_STATEMENT_NODES
 from auditor.location import Location
+
+if TYPE_CHECKING:  # libcst is imported when a tree is first needed: a run without pools never
+    import libcst as cst  # loads it (issue #17: one file without a pool class)
+    from libcst.metadata import CodeRange
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 # libcst's native parser recurses once per nesting level and, when its stack runs out, kills
@@ -237,6 +238,8 @@ def may_suppress(data: bytes) -> bool:
 
 
 def _resolve_positions(tree: cst.Module) -> dict[cst.CSTNode, CodeRange]:
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
     wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
     return dict(wrapper.resolve(PositionProvider))
 
@@ -704,6 +707,8 @@ def _strings(value: Any) -> bool:
 
 
 def _libcst_parse(data: bytes, display_path: str) -> cst.Module | FileError:
+    import libcst as cst
+
     try:
         return cst.parse_module(data)
     except cst.ParserSyntaxError as error:

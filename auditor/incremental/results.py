@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import re
 import time
+from typing import TYPE_CHECKING
 
-from auditor.evaluation.evaluate import PoolEvaluator
 from auditor.frontend.discover import SourceFile
 from auditor.frontend.parse import FileError, ParsedModule, may_suppress
 from auditor.frontend.prefilter import checked_facts
@@ -29,10 +29,13 @@ from auditor.incremental.cache import (
     tool_identity,
     torch_version,
 )
-from auditor.incremental.evaluations import CachedEvaluations, RecordingIndex
 from auditor.limits import Limits
 from auditor.result import AuditResult
 from auditor.settings import Settings
+
+if TYPE_CHECKING:  # the index and evaluators load with the interpreter, when a pool may exist
+    from auditor.evaluation.evaluate import PoolEvaluator
+    from auditor.incremental.evaluations import CachedEvaluations, RecordingIndex
 
 # A file modified this recently may be modified again within the same tick of the file
 # system's clock (often several milliseconds) without its size or time changing: no manifest
@@ -129,7 +132,9 @@ class ResultStore:
 
     def index(self, parsed: list[ParsedModule], up_front: set[int], on_error) -> RecordingIndex:
         """The index, recording which modules each evaluation reaches."""
-        return RecordingIndex(parsed, up_front, on_error)
+        from auditor.incremental import evaluations
+
+        return evaluations.RecordingIndex(parsed, up_front, on_error)
 
     def evaluator(
         self,
@@ -145,7 +150,9 @@ class ResultStore:
         key = key_of("evaluation", self.base_key, listed)
         if kind != "evaluation":
             key = key_of(kind, key)
-        return CachedEvaluations(
+        from auditor.incremental import evaluations
+
+        return evaluations.CachedEvaluations(
             index, evaluator, self.cache, key, parsed, self.digest_of, late_errors
         )
 

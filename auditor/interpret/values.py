@@ -9,12 +9,14 @@ from __future__ import annotations
 import enum
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import libcst as cst
-
-from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo
 from auditor.location import Location
+
+if TYPE_CHECKING:  # names of annotations only: the values load without libcst
+    import libcst as cst
+
+    from auditor.frontend.index import ClassInfo, FunctionInfo, ModuleInfo
 
 # > 0 while a lanes build runs (lanes.py): an Unknown naming lanes in its words diverges it
 LANES_ACTIVE = [0]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
 
 from auditor.evaluation import forked
 from auditor.evaluation.evaluate import Evaluation
@@ -23,9 +22,10 @@ from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, cpython_tree
 from auditor.interpret.values import Unknown
 from auditor.pairing.evidence import Pair
+from auditor.pairing.pool_catalog import PoolCatalog
 from auditor.pairing.pools import buffer_names, is_device_pool, is_host_pool, is_record_host
 from auditor.pairing.siblings import sibling_pairs
-from auditor.pairing.sites import ConstructionSite, find_sites
+from auditor.pairing.sites import find_sites
 from auditor.pairing.strategies import (
     AnnotationPairs,
     ConfiguredPairs,
@@ -36,44 +36,6 @@ from auditor.pairing.strategies import (
 )
 from auditor.pairing.typed import TypedDevices, annotation_devices, record_producers
 from auditor.settings import Settings
-
-
-@dataclass
-class PoolCatalog:
-    devices: list[ClassInfo]
-    hosts: list[ClassInfo]
-    pairs: list[Pair]
-    unresolved: list[Unknown]
-    sites: list[ConstructionSite] = field(default_factory=list)
-    not_hosts: list[tuple[ClassInfo, str]] = field(default_factory=list)  # (class, why)
-    # host pools (they allocate buffers of device pools' names) that nothing pairs with a
-    # device pool the audit builds: never compared, counted and listed (class, why)
-    unpaired: list[tuple[ClassInfo, str]] = field(default_factory=list)
-    searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
-    # classes allocating per layer over a count read off an object (`cfg.num_layers`), which
-    # no role is inferred from: shown, so that "no device pool" does not hide them (class,
-    # the counts' paths: not_audited_why says it)
-    not_devices: list[tuple[ClassInfo, str]] = field(default_factory=list)
-    # Each pool's token, layer and device-pool parameters: not a field, so a catalog is stored
-    # in the cache without it (what it holds is in the stored evaluations; None when loaded).
-    roles = None
-
-    def left_out(self) -> list[tuple[str, ClassInfo, str]]:
-        """Classes that looked like pools but are not audited as one, for `--show-pairs`:
-        (`not a host pool`, `never paired` or `not audited`, the class, why)."""
-        return [
-            *(("not a host pool", cls, why) for cls, why in self.not_hosts),
-            *(("never paired", cls, why) for cls, why in self.unpaired),
-            *(("not audited", cls, not_audited_why(paths)) for cls, paths in self.not_devices),
-        ]
-
-    def add_declared(self, pairs: list[Pair]) -> None:
-        """Pairs a device pool declares in data (declared.py): counted like the others."""
-        self.pairs.extend(pairs)
-        self.hosts.extend(p.host for p in pairs if p.host not in self.hosts)
-        # a declared host is audited, whatever its counts were read off before it was known
-        hosts = {id(h) for h in self.hosts}
-        self.not_devices = [(c, why) for c, why in self.not_devices if id(c) not in hosts]
 
 
 def catalog(
@@ -232,14 +194,6 @@ def _counted_off_objects(
             continue  # a pool's helper, or a subclass of one (LayerSplitIndexKeyCache)
         found.append((cls, ", ".join(paths)))
     return found
-
-
-def not_audited_why(paths: str) -> str:
-    """Why a class in `PoolCatalog.not_devices` is not audited, for reports."""
-    return (
-        f"allocates per layer over {paths}, a count read off an object its constructor takes: "
-        "only counts passed as constructor parameters are followed"
-    )
 
 
 def _annotated_with(facts, names: set[str]) -> bool:

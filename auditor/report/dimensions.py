@@ -4,11 +4,11 @@ out, yet the bytes depend on them; and the platform its device pool was evaluate
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from auditor.checks.findings import Finding
-from auditor.evaluation.matrix import json_value
-from auditor.pipeline import AuditResult
+if TYPE_CHECKING:
+    from auditor.checks.findings import Finding
+    from auditor.result import AuditResult
 
 
 def _evaluations(result: AuditResult, finding: Finding) -> list:
@@ -28,6 +28,8 @@ def _evaluations(result: AuditResult, finding: Finding) -> list:
 
 def model_dimensions(result: AuditResult, finding: Finding) -> dict[str, Any]:
     """Numbers the finding's pools read at its first config point, by name; {} if none."""
+    from auditor.evaluation.matrix import json_value  # (a finding's pools were evaluated)
+
     found: dict[str, Any] = {}
     for evaluation in _evaluations(result, finding):
         values = evaluation.points[0].values
@@ -46,6 +48,8 @@ def platform(result: AuditResult, finding: Finding) -> dict[str, Any] | None:
     """`{"name": "npu", "values": {...}}`: the platform the finding's device pool was evaluated
     on (`[platforms.<name>]`) and the values of it the code read without varying them (a varied
     one is in the finding's config point); None for a pool of no listed platform."""
+    from auditor.evaluation.matrix import json_value
+
     for evaluation in _evaluations(result, finding):
         if evaluation.platform is None:
             continue

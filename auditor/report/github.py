@@ -16,7 +16,7 @@ from pathlib import Path, PurePath
 from typing import TextIO
 
 from auditor.checks import checks
-from auditor.pipeline import AuditResult
+from auditor.result import AuditResult
 
 ANNOTATION_LIMIT = 10  # error annotations GitHub shows per step
 FILE_ERROR_CODE = "E902"

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from auditor.pipeline import AuditResult
 from auditor.report.dimensions import model_dimensions, platform
 from auditor.report.text import assumed_by_pair, pair_key
+from auditor.result import AuditResult
 
 
 def pair_items(result: AuditResult) -> list[dict]:

@@ -21,7 +21,7 @@ from auditor import __version__
 from auditor.checks import checks
 from auditor.checks.findings import Finding
 from auditor.location import Location
-from auditor.pipeline import AuditResult
+from auditor.result import AuditResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"

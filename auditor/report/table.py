@@ -17,7 +17,7 @@ from auditor.checks.wording import device_counterpart
 from auditor.coverage import VIEW, EvaluationCoverage, evaluation_coverage
 from auditor.evaluation.matrix import describe_value
 from auditor.evaluation.measure import BufferFigure
-from auditor.pipeline import AuditResult
+from auditor.result import AuditResult
 from auditor.settings import Settings
 
 NO_DEVICE = "no device buffer of this name (nor a buffer-map entry)"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from auditor.pipeline import AuditResult
 from auditor.report.dimensions import describe, describe_platform, model_dimensions, platform
+from auditor.result import AuditResult
 
 # Pairing evidence past this many characters is cut in text (JSON and --show-pairs have it
 # whole): listing every call site and guard made lines of 700-900 characters.
