@@ -130,3 +130,37 @@ def test_the_pre_filter_checks_every_file_the_outline_rule_keeps(version: str) -
     must = {str(m.source.path) for m in every if id(m) in kept}
     assert must and must <= checked, sorted(must - checked)
     assert len(checked) < len(sources) // 4
+
+
+def test_each_file_alone_gets_the_stages_result_without_them(monkeypatch) -> None:
+    """As the pre-commit hook hands files: every file of 0.5.23 audited alone. Where the run
+    answers without the stages (no pool can be in the file), the stages give the same."""
+    from test_no_pool_path import outputs
+
+    import auditor.pipeline
+    from auditor.pipeline import audit
+    from auditor.settings import load_settings
+
+    settings = load_settings(None)
+    answered: list[int] = []
+    real = auditor.pipeline.nothing_to_audit
+
+    def counted(*args, **kwargs):
+        answered.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(auditor.pipeline, "nothing_to_audit", counted)
+    files = sorted(p for root in _runner().fetch("0.5.23") for p in root.rglob("*.py"))
+    different = []
+    for path in files:
+        before = len(answered)
+        quick = audit([path], settings)
+        if len(answered) == before:
+            continue  # the stages ran: nothing to compare
+        with monkeypatch.context() as patched:
+            patched.setattr(auditor.pipeline, "may_concern_stages", lambda project, parsed: True)
+            staged = audit([path], settings)
+        if outputs(quick) != outputs(staged):
+            different.append(path)
+    assert len(answered) > len(files) // 2  # most files hold no pool
+    assert different == []
