@@ -41,6 +41,7 @@ class Everywhere(Check):
 def test_a_new_check_runs_and_its_findings_are_suppressed_like_others(monkeypatch):
     registry = {**checks(), "LA999": Everywhere()}
     monkeypatch.setattr(auditor.checks, "checks", lambda: registry)
+    monkeypatch.setattr(auditor.checks, "codes", lambda: tuple(registry))  # (named LA999)
     context = CheckContext([], [], Settings())
     assert [f.code for f in run_checks(context, SuppressionIndex([]))] == ["LA999"]
     from auditor.checks.suppressions import scan

@@ -17,7 +17,8 @@ import libcst as cst
 
 from auditor.dtypes import dtype_by_name, dtype_name, is_dtype, is_torch_dtype
 from auditor.frontend.behaviour import names_a_budget
-from auditor.frontend.index import ClassInfo
+from auditor.frontend.index import ClassInfo, dotted
+from auditor.interpret import enums
 from auditor.interpret.environment import flag_dimension, switch_dimension
 from auditor.interpret.values import MemberName
 from auditor.settings import PlatformValues, Settings
@@ -115,6 +116,8 @@ def dimensions(
                 found[name] = Dimension(name, tuple(settings.default_dtypes))
             elif roles is not None:
                 dimension = by_use(name, roles.facts(cls), settings, cls)
+                if dimension is None:
+                    dimension = enum_members(param, cls, roles.index)
                 if dimension is not None:
                     found[name] = dimension
         inferred = roles.inferred(cls) if roles is not None else None
@@ -314,6 +317,30 @@ def _literal_or_none(text: str | None) -> Any:
     except (ValueError, SyntaxError):
         return None
     return value if isinstance(value, (bool, int, str)) else None
+
+
+def enum_members(param: cst.Param, cls: ClassInfo, index: Any) -> Dimension | None:
+    """`type_k: GGMLType` with no default, where nothing gives a value: each member of that
+    enum of the audited tree (the values a caller can pass), named as `cls`'s module names it,
+    so a figure that depends on it is compared at each member, not left unresolved."""
+    if param.default is not None or param.annotation is None:
+        return None
+    annotation = param.annotation.annotation
+    if isinstance(annotation, cst.SimpleString):  # `"GGMLType"`
+        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
+    else:
+        text = dotted(annotation) or ""
+    if not text.isidentifier():  # (a member is read back as `Kind.NAME` in the module)
+        return None
+    kind = index.resolve_static(cls.module, text)
+    if not isinstance(kind, ClassInfo) or not enums.is_enum(kind):
+        return None
+    names = enums.member_names(kind)
+    if not names:
+        return None
+    return Dimension(
+        param.name.value, tuple(MemberName(cls.module.name, f"{text}.{n}") for n in names)
+    )
 
 
 def _enum_flag(name: str, default: str, compared: list[str], cls: ClassInfo) -> Dimension | None:
