@@ -135,21 +135,14 @@ def test_the_pre_filter_checks_every_file_the_outline_rule_keeps(version: str) -
 def test_each_file_alone_gets_the_stages_result_without_them(monkeypatch) -> None:
     """As the pre-commit hook hands files: every file of 0.5.23 audited alone. Where the run
     answers without the stages (no pool can be in the file), the stages give the same."""
-    from test_no_pool_path import outputs
+    from test_no_pool_path import count_answers, outputs
 
     import auditor.pipeline
     from auditor.pipeline import audit
     from auditor.settings import load_settings
 
     settings = load_settings(None)
-    answered: list[int] = []
-    real = auditor.pipeline.nothing_to_audit
-
-    def counted(*args, **kwargs):
-        answered.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(auditor.pipeline, "nothing_to_audit", counted)
+    answered = count_answers(monkeypatch)
     files = sorted(p for root in _runner().fetch("0.5.23") for p in root.rglob("*.py"))
     different = []
     for path in files:

@@ -75,9 +75,8 @@ def outputs(result) -> tuple:
     return out.getvalue(), err.getvalue(), data.getvalue(), shape, counts, result.stages
 
 
-def both_ways(root: Path, monkeypatch: pytest.MonkeyPatch, settings=None) -> tuple:
-    """(the run as it is, the run made to go through the stages)."""
-    settings = settings or load_settings(None)
+def count_answers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list growing by one each time a run is answered without the stages."""
     answered: list[int] = []
     real = auditor.pipeline.nothing_to_audit
 
@@ -86,6 +85,13 @@ def both_ways(root: Path, monkeypatch: pytest.MonkeyPatch, settings=None) -> tup
         return real(*args, **kwargs)
 
     monkeypatch.setattr(auditor.pipeline, "nothing_to_audit", counted)
+    return answered
+
+
+def both_ways(root: Path, monkeypatch: pytest.MonkeyPatch, settings=None) -> tuple:
+    """(the run as it is, the run made to go through the stages)."""
+    settings = settings or load_settings(None)
+    answered = count_answers(monkeypatch)
     quick = audit([root], settings)
     assert answered == [1], "the tree was expected to be answered without the stages"
     with monkeypatch.context() as patched:
@@ -125,14 +131,7 @@ def test_one_file_alone(tmp_path, monkeypatch):
 
 def ran_stages(root: Path, monkeypatch: pytest.MonkeyPatch):
     """The result, and whether the stages ran for it."""
-    answered: list[int] = []
-    real = auditor.pipeline.nothing_to_audit
-
-    def counted(*args, **kwargs):
-        answered.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(auditor.pipeline, "nothing_to_audit", counted)
+    answered = count_answers(monkeypatch)
     result = audit([root], load_settings(None))
     return result, not answered
 
