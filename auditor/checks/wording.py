@@ -32,8 +32,10 @@ def device_counterpart(
         return device[name]
     mapped = settings.buffer_map.get(name)
     if not mapped or not all(n in device for n in mapped):
-        sole = _sole_storage(name, device, settings, host)
-        return sole if sole is not None else _same_role(name, device, settings, host)
+        if any(_named(n, device, settings) for n in host):
+            return None  # a host naming the device's buffers mirrors them by name only
+        sole = _sole_storage(name, device, host)
+        return sole if sole is not None else _same_role(name, device, host)
     if all(n in host for n in mapped):
         return None
     parts = [device[n] for n in mapped]
@@ -108,14 +110,12 @@ def _grows(figure: BufferFigure) -> bool:
 
 
 def _sole_storage(
-    name: str, device: dict[str, BufferFigure], settings: Settings, host: dict[str, BufferFigure]
+    name: str, device: dict[str, BufferFigure], host: dict[str, BufferFigure]
 ) -> BufferFigure | None:
     """A mirror under other names: when no host buffer names a device buffer (nor a
     `buffer-map` entry) and each side holds exactly one storage that grows with the tokens,
     those two are counterparts (MiniMax NVFP4's host keeps the device's page-row `slab` as
     `kv_buffer`). Buffers of 0 B per token per layer (a scale, a bitmap over slots) do not count."""
-    if any(_named(n, device, settings) for n in host):
-        return None
     own = [n for n, figure in host.items() if _grows(figure)]
     theirs = [figure for figure in device.values() if _grows(figure)]
     return theirs[0] if own == [name] and len(theirs) == 1 else None
@@ -144,15 +144,13 @@ def _role(name: str) -> tuple[str, frozenset[str]] | None:
 
 
 def _same_role(
-    name: str, device: dict[str, BufferFigure], settings: Settings, host: dict[str, BufferFigure]
+    name: str, device: dict[str, BufferFigure], host: dict[str, BufferFigure]
 ) -> BufferFigure | None:
     """A mirror under other names holding several storages (a snapshot's `k_rows`, `v_rows`
     for the cache's `k_l`, `v_l`): when no host buffer names a device buffer (nor a
     `buffer-map` entry), and what each storage that grows holds, by its name (K or V, and
     scales or not, once the words of place are set aside), pairs every host storage with
     exactly one device storage and every device storage with one host storage."""
-    if any(_named(n, device, settings) for n in host):
-        return None
     own = {n: _role(n) for n, figure in host.items() if _grows(figure)}
     theirs = {n: _role(n) for n, figure in device.items() if _grows(figure)}
     if name not in own or None in own.values() or None in theirs.values():
