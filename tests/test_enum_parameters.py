@@ -13,7 +13,7 @@ import sys
 import pytest
 from helpers import audit_json, one_pair_verdict, write_tree
 
-from auditor.checks.wording import _role
+from auditor.pairing.buffer_roles import role
 
 FORMATS = """
     from enum import Enum
@@ -126,7 +126,7 @@ def test_an_enum_parameter_is_explored_and_renamed_buffers_pair(
 
 
 @pytest.mark.parametrize(
-    ("name", "role"),
+    ("name", "expected"),
     [
         ("k_rows", ("k", frozenset())),
         ("host_k", ("k", frozenset())),
@@ -139,8 +139,8 @@ def test_an_enum_parameter_is_explored_and_renamed_buffers_pair(
         ("slab", None),
     ],
 )
-def test_what_a_buffer_name_says_it_holds(name, role):
-    assert _role(name) == role
+def test_what_a_buffer_name_says_it_holds(name, expected):
+    assert role(name) == expected
 
 
 def test_buffers_that_do_not_pair_one_to_one_are_not_compared(tmp_path, capsys):

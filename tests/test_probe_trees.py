@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 24, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -64,6 +64,10 @@ BUGGY = {
     "probe24/p10": {("LA001", "v_buffer")},  # SGLang's names, V sized with K's head dim
     # a decode receiver sized from the record the prefill pool publishes (dtype as text)
     "probe25/p02": {("LA001", "recv_buffers")},
+    # a spill buffer beside its cache, shapes from imported helpers, buffers named otherwise
+    "probe25/p09": {("LA001", "page_bufs")},
+    # an MTP draft beside its target: a shape helper returning K's and V's, a layer axis first
+    "probe25/p10": {("LA001", "draft_v")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -79,6 +83,8 @@ CORRECT = [
     "probe24/p01",
     "probe24/p03f",
     "probe24/p10f",
+    "probe25/p09f",
+    "probe25/p10f",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)

@@ -8,11 +8,11 @@ everywhere. No check imports another check.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from auditor.evaluation.matrix import describe_value
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer
+from auditor.pairing import buffer_roles
 from auditor.settings import Settings
 
 
@@ -121,46 +121,20 @@ def _sole_storage(
     return theirs[0] if own == [name] and len(theirs) == 1 else None
 
 
-# K or V, as buffer names say it; words that say where a buffer is or how it is kept, not what
-# it holds; and words of a buffer holding scales (or scales and zero points) beside K or V
-_ROLES = {"k": "k", "key": "k", "keys": "k", "v": "v", "value": "v", "values": "v"}
-_PLACE = frozenset(
-    "host device gpu cpu cuda swap pinned buf buffer buffers cache caches cached row rows l "
-    "layer layers pool data page pages block blocks tensor tensors mirror snapshot store "
-    "storage staging per of by all".split()
-)
-_SCALES = frozenset("scale scales zero zeros sz".split())
-
-
-def _role(name: str) -> tuple[str, frozenset[str]] | None:
-    """`k_rows`, `host_k`, `k_l`: ("k", {}); `k_scales_zeros`, `host_k_sz`: ("k", {"scale"});
-    None for a name saying neither K nor V, or both."""
-    words = [w for w in re.split(r"[_\d]+", name.lower()) if w]
-    roles = {_ROLES[w] for w in words if w in _ROLES}
-    if len(roles) != 1:
-        return None
-    rest = {"scale" if w in _SCALES else w for w in words if w not in _ROLES}
-    return roles.pop(), frozenset(rest - _PLACE)
-
-
 def _same_role(
     name: str, device: dict[str, BufferFigure], host: dict[str, BufferFigure]
 ) -> BufferFigure | None:
     """A mirror under other names holding several storages (a snapshot's `k_rows`, `v_rows`
-    for the cache's `k_l`, `v_l`): when no host buffer names a device buffer (nor a
-    `buffer-map` entry), and what each storage that grows holds, by its name (K or V, and
-    scales or not, once the words of place are set aside), pairs every host storage with
-    exactly one device storage and every device storage with one host storage."""
-    own = {n: _role(n) for n, figure in host.items() if _grows(figure)}
-    theirs = {n: _role(n) for n, figure in device.items() if _grows(figure)}
-    if name not in own or None in own.values() or None in theirs.values():
+    for the cache's `k_l`, `v_l`; a spill buffer's `page_bufs`, `scale_bufs` for `kv_data`,
+    `kv_scales`): when no host buffer names a device buffer (nor a `buffer-map` entry), and
+    what each storage that grows holds, by its name (buffer_roles.py), pairs every host
+    storage with exactly one device storage and every device storage with one host storage."""
+    own = [n for n, figure in host.items() if _grows(figure)]
+    theirs = [n for n, figure in device.items() if _grows(figure)]
+    if name not in own:
         return None
-    roles = set(own.values())
-    if len(roles) != len(own) or len(set(theirs.values())) != len(theirs):
-        return None
-    if roles != set(theirs.values()):
-        return None
-    return next(device[n] for n, role in theirs.items() if role == own[name])
+    matched = buffer_roles.matching(own, theirs)
+    return device[matched[name]] if matched is not None else None
 
 
 def condition(

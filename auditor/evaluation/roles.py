@@ -41,6 +41,7 @@ from auditor.frontend.behaviour import (
     returns_inlined,
     says_tokens,
     self_reads,
+    shape_helper,
     shape_methods,
     tested_literals,
     text_table_keys,
@@ -102,7 +103,11 @@ class RoleBook:
             return None
         if not self.named(cls):  # what its helpers read off its config (`latent_row(cfg)`)
             # `torch.zeros(self.page_shape())`, `GpuCache.get_kv_cache_shape(n, ...)`
-            functions = shape_methods(functions, self._foreign_shapes(cls, functions, params))
+            functions = shape_methods(
+                functions,
+                self._foreign_shapes(cls, functions, params),
+                self._shape_helpers(cls, functions),
+            )
             functions = functions + self._helpers(cls, functions, params)
             functions = returns_inlined(functions, self._returning_helpers(cls, functions))
         facts = read_facts(functions, params, dtype_names)
@@ -167,6 +172,24 @@ class RoleBook:
                 node_found = def_node(klass.body, key[1]) if klass is not None else None
                 if node_found is not None:
                     found.append(node_found)
+        return found
+
+    def _shape_helpers(self, cls: ClassInfo, functions: list) -> dict[str, ast.FunctionDef]:
+        """The module-level functions of the audited tree its methods call by name that return
+        shapes (`nhd_page_shape(self.num_pages, ...)`, `k, v = kv_page_shapes(model, kv)`),
+        as behaviour.shape_helper writes them: read where they are called."""
+        called = {
+            node.func.id
+            for function in functions
+            for node in walk.nodes(function)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        }
+        found = {}
+        for name in sorted(called):
+            node = self._function_node(cls, name)
+            helper = shape_helper(node) if node is not None else None
+            if helper is not None:
+                found[name] = helper
         return found
 
     def _helpers(self, cls: ClassInfo, functions: list, params: list) -> list:

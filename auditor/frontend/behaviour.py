@@ -1022,28 +1022,73 @@ class _CallsInlined(ast.NodeTransformer):
         return ast.copy_location(value, node) if value is not None else node
 
 
-def shape_methods(functions: list[ast.AST], others: list[ast.AST] = ()) -> list[ast.AST]:
+def shape_methods(
+    functions: list[ast.AST],
+    others: list[ast.AST] = (),
+    plain: dict[str, ast.FunctionDef] | None = None,
+) -> list[ast.AST]:
     """The functions with each call of one of them that only returns a tuple (a shape:
     `def page_shape(self): return (self.num_layers, self.num_pages, ...)`, a backend's
     `get_kv_cache_shape(num_blocks, ...)` staticmethod) through `self.`, `cls.` or a class
     name replaced by that tuple, its parameters by the arguments passed: the allocation's
     dimensions are then seen where it is made. The first definition of a name wins (the
     functions come in MRO order; `others`, staticmethods of other classes, after them).
-    Copies of those that have any, the others as they are."""
+    `plain`: module-level functions called by name that return shapes (shape_helper), read
+    the same way (`k_shape, v_shape = kv_page_shapes(model, kv)`). Copies of those that have
+    any, the others as they are."""
     shapes: dict[str, ast.FunctionDef] = {}
     for function in [*functions, *others]:
         if isinstance(function, ast.FunctionDef) and function.name not in shapes:
             value = _single_return(function)
             if isinstance(value, (ast.Tuple, ast.List)):
                 shapes[function.name] = function
-    if not shapes:
+    plain = plain or {}
+    if not shapes and not plain:
         return functions
     found = []
     for function in functions:
-        if any(_shape_call(n, shapes) for n in _walk(function)):
-            function = _ShapesInlined(shapes).visit(copy.deepcopy(function))
+        if any(_shape_call(n, shapes) or _plain_call(n, plain) for n in _walk(function)):
+            function = _ShapesInlined(shapes, plain).visit(copy.deepcopy(function))
         found.append(function)
     return found
+
+
+def shape_helper(function: ast.FunctionDef) -> ast.FunctionDef | None:
+    """A module-level function returning a shape or shapes (`return (pages, size, heads,
+    dim)`, `k = (...); v = (...); return k, v`), as a copy that only returns them, its locals
+    written out (each assigned once, before the return); None for any other function."""
+    body = [
+        s
+        for s in function.body
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        return None
+    given: dict[str, ast.expr] = {}
+    for statement in body[:-1]:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+            return None
+        for target, value in _element_wise(statement.targets[0], statement.value):
+            if not isinstance(target, ast.Name) or target.id in given:
+                return None
+            given[target.id] = _Substitute(dict(given)).visit(copy.deepcopy(value))
+    value = _Substitute(given).visit(copy.deepcopy(body[-1].value))
+    shapes = value.elts if isinstance(value, (ast.Tuple, ast.List)) else []
+    if not shapes or any(isinstance(e, ast.Starred) for e in shapes):
+        return None
+    copied = copy.deepcopy(function)
+    copied.body = [ast.copy_location(ast.Return(value=value), body[-1])]
+    return copied
+
+
+def _plain_call(node: ast.AST, plain: dict[str, ast.FunctionDef]) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in plain
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+        and all(k.arg is not None for k in node.keywords)
+    )
 
 
 def _single_return(function: ast.FunctionDef) -> ast.expr | None:
@@ -1070,13 +1115,20 @@ def _shape_call(node: ast.AST, shapes: dict) -> bool:
 
 
 class _ShapesInlined(ast.NodeTransformer):
-    """Calls of tuple-returning methods replaced by their tuple (shape_methods)."""
+    """Calls of tuple-returning methods (and plain shape helpers) replaced by their tuple
+    (shape_methods)."""
 
-    def __init__(self, shapes: dict[str, ast.FunctionDef]) -> None:
+    def __init__(
+        self, shapes: dict[str, ast.FunctionDef], plain: dict[str, ast.FunctionDef]
+    ) -> None:
         self.shapes = shapes
+        self.plain = plain
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
+        if _plain_call(node, self.plain):
+            value = _returned_by(self.plain[node.func.id], node, skip=0)  # type: ignore[attr-defined]
+            return ast.copy_location(value, node) if value is not None else node
         if not _shape_call(node, self.shapes):
             return node
         method = self.shapes[node.func.attr]  # type: ignore[attr-defined]
@@ -1345,7 +1397,10 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         if copied or not local:
             facts.strong_lengths |= found
     read = _read_off(leading) if leading is not None else None
-    if len(shape) >= 3 and read is not None and flow.roots(read):
+    # `(self.num_layers,) + k_shape`, `k_shape` a helper's result (`kv_page_shapes(model,
+    # kv)`, not read here): a leading axis before a block shape of one dimension or more
+    opaque = any((_key(d) or "") in flow.opaque or _opaque_call(d) for d in shape[1:])
+    if (len(shape) >= 3 or opaque) and read is not None and flow.roots(read):
         facts.range_paths.add(ast.unparse(leading))  # a leading dimension read off an object
         facts.range_roots |= flow.roots(read)
     # block-major (`(num_blocks, num_layers, 2, page, heads, dim)`): the layer axis second, a

@@ -25,6 +25,7 @@ from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, absolute
 from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, cpython_tree, def_node, file_tree
 from auditor.location import Location
+from auditor.pairing import buffer_roles
 from auditor.pairing.composed import bound_nodes, composed_site, shared_roots
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.sites import candidate_modules
@@ -384,10 +385,13 @@ def _exclusive(a: tuple, b: tuple) -> bool:
 
 
 def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
-    """Do the two pools hold a buffer of one name, or one buffer each (`gpu_cache` beside
-    `cpu_cache`: compared as the one storage each side holds)?"""
+    """Do the two pools hold a buffer of one name, one buffer each (`gpu_cache` beside
+    `cpu_cache`: compared as the one storage each side holds), or buffers whose names say they
+    hold the same, one to one (`k_pages`, `v_pages` beside `draft_k`, `draft_v`: buffer_roles)?"""
     held_a, held_b = _allocated(book, a), _allocated(book, b)
-    return bool(held_a & held_b) or len(held_a) == len(held_b) == 1
+    if held_a & held_b or len(held_a) == len(held_b) == 1:
+        return True
+    return buffer_roles.matching(sorted(held_a), sorted(held_b)) is not None
 
 
 def _allocated(book: RoleBook, cls: ClassInfo) -> set[str]:

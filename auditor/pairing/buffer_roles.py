@@ -1,0 +1,72 @@
+"""What a buffer holds, as its name says it: K, V, or the whole cache, with scales or without.
+
+Two pools that agree byte for byte do not always name their buffers alike: a snapshot keeps the
+cache's `k_l`, `v_l` as `k_rows`, `v_rows`; a spill buffer keeps `kv_data`, `kv_scales` as
+`page_bufs`, `scale_bufs`. Where no name is shared, the storages are matched by what their
+names say they hold, and only when that matches every storage of one side with exactly one of
+the other (never a guess between two candidates). Used by the checks to find a host buffer's
+counterpart (checks/wording.py) and by pairing to see that two sibling pools hold the same
+storages (pairing/siblings.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+# K or V, as buffer names say it; words that say where a buffer is, how it is kept or which
+# model it serves (a draft model's cache beside the target's), not what it holds; and words of a buffer holding scales (or scales and zero points) beside K or V
+_ROLES = {"k": "k", "key": "k", "keys": "k", "v": "v", "value": "v", "values": "v"}
+_PLACE = frozenset(
+    "host device gpu cpu cuda swap pinned buf buffer buffers cache caches cached row rows l "
+    "layer layers pool data page pages block blocks tensor tensors mirror snapshot store "
+    "storage staging per of by all draft target".split()
+)
+_SCALES = frozenset("scale scales zero zeros sz".split())
+# said of a storage holding the whole cache (K and V together), where no name says K or V
+_WHOLE = frozenset("kv bufs".split())
+
+
+def _words(name: str) -> list[str]:
+    return [w for w in re.split(r"[_\d]+", name.lower()) if w]
+
+
+def role(name: str) -> tuple[str, frozenset[str]] | None:
+    """`k_rows`, `host_k`, `k_l`: ("k", {}); `k_scales_zeros`, `host_k_sz`: ("k", {"scale"});
+    None for a name saying neither K nor V, or both."""
+    words = _words(name)
+    roles = {_ROLES[w] for w in words if w in _ROLES}
+    if len(roles) != 1:
+        return None
+    rest = {"scale" if w in _SCALES else w for w in words if w not in _ROLES}
+    return roles.pop(), frozenset(rest - _PLACE)
+
+
+def whole_role(name: str) -> frozenset[str] | None:
+    """For a name saying neither K nor V: what else it says it holds (`kv_data`, `page_bufs`:
+    {}; `kv_scales`, `scale_bufs`: {"scale"}); None for a name saying K or V."""
+    words = _words(name)
+    if any(w in _ROLES for w in words):
+        return None
+    rest = {"scale" if w in _SCALES else w for w in words}
+    return frozenset(rest - _PLACE - _WHOLE)
+
+
+def matching(own: list[str], theirs: list[str]) -> dict[str, str] | None:
+    """Each of `own` with the one of `theirs` holding the same, when the names pair every
+    storage of either side with exactly one of the other: by K or V (and scales or not) when
+    every name says K or V alone, else, when no name says K or V, by what else they say (the
+    whole cache, its scales); None otherwise."""
+    if not own or not theirs or len(own) != len(theirs):
+        return None
+    for reading in (role, whole_role):
+        mine = {n: reading(n) for n in own}
+        other = {n: reading(n) for n in theirs}
+        if None in mine.values() or None in other.values():
+            continue
+        if len(set(mine.values())) != len(mine) or len(set(other.values())) != len(other):
+            return None
+        if set(mine.values()) != set(other.values()):
+            return None
+        by_role = {said: n for n, said in other.items()}
+        return {n: by_role[said] for n, said in mine.items()}
+    return None
