@@ -64,6 +64,8 @@ BUGGY = {
     "probe24/p10": {("LA001", "v_buffer")},  # SGLang's names, V sized with K's head dim
     # a decode receiver sized from the record the prefill pool publishes (dtype as text)
     "probe25/p02": {("LA001", "recv_buffers")},
+    # a swap space beside its cache: a local allocator, shapes from a module's helpers
+    "probe25/p04b": {("LA001", "host_v")},
     # a spill buffer beside its cache, shapes from imported helpers, buffers named otherwise
     "probe25/p09": {("LA001", "page_bufs")},
     # an MTP draft beside its target: a shape helper returning K's and V's, a layer axis first
@@ -83,6 +85,7 @@ CORRECT = [
     "probe24/p01",
     "probe24/p03f",
     "probe24/p10f",
+    "probe25/p04",
     "probe25/p09f",
     "probe25/p10f",
 ]

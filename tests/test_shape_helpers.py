@@ -15,6 +15,7 @@ import pytest
 from helpers import audit_json, write_tree
 
 from auditor.frontend.behaviour import module_helpers, outline_facts, shape_helper
+from auditor.frontend.prefilter import may_define_pools
 from auditor.pairing.buffer_roles import matching, whole_role
 
 
@@ -83,6 +84,23 @@ def test_the_outline_keeps_a_layer_axis_before_a_helpers_shape():
     single = ast.parse(ast.unparse(tree).replace("+ k_shape", "").replace("+ v_shape", ""))
     [cls] = [n for n in single.body if isinstance(n, ast.ClassDef)]
     assert not outline_facts(cls, True, module_helpers(single))[0]  # one axis: no pool
+
+
+def test_a_file_allocating_through_a_local_function_passes_the_pre_filter():
+    """`def alloc(shape, dtype): return torch.empty((self.num_blocks,) + shape, ...)` called
+    per layer: no allocator is written in the per-layer list, so the bytes must say it."""
+    source = textwrap.dedent(
+        """
+        class Swap:
+            def __init__(self, opts, dims):
+                def alloc(shape, dtype):
+                    return torch.empty((self.num_blocks,) + shape, dtype=dtype)
+
+                self.k = [alloc(layout.k_shape(opts, dims), dims.dtype) for _ in range(n)]
+        """
+    ).encode()
+    assert may_define_pools(source, [])
+    assert not may_define_pools(source.replace(b"return torch.empty", b"return make"), [])
 
 
 def test_storages_named_otherwise_pair_one_to_one_or_not_at_all():
@@ -171,3 +189,68 @@ def test_a_spill_buffer_beside_its_cache_is_compared(tmp_path, capsys, dtype: st
     assert summary["device_pools"] == 2 and summary["pairs_compared"] == summary["pairs"] == 1
     found = [f["message"].split(":", 1)[0] for f in report["findings"]]
     assert found == (["page_bufs"] if bug else [])
+
+
+PRIMARY = """
+    import torch
+
+
+    class PrimaryPool:
+        def __init__(self, cfg: dict, settings, device="cuda"):
+            self.num_layers = cfg["num_layers"]
+            self.tokens_per_block = settings.tokens_per_block
+            self.num_blocks = settings.max_tokens // self.tokens_per_block
+            heads = cfg["num_kv_heads"]
+            self.kv_pool = torch.empty(
+                (self.num_blocks, self.num_layers, 2, self.tokens_per_block, heads * 128),
+                dtype=to_torch(settings.dtype), device=device)
+
+
+    def to_torch(name: str):
+        return {"int8": torch.int8, "float16": torch.float16}[name]
+"""
+SECONDARY = """
+    import torch
+    from pkg.primary import to_torch
+
+
+    class SecondaryPool:
+        def __init__(self, cfg: dict, settings, device="cpu"):
+            self.num_layers = cfg["num_layers"]
+            self.tokens_per_block = settings.tokens_per_block
+            self.num_blocks = settings.host_blocks
+            heads = cfg["num_kv_heads"]
+            self.dtype = to_torch(settings.dtype)
+            self.kv_pool = torch.empty(
+                (self.num_blocks, self.num_layers, 2, self.tokens_per_block, heads * 128),
+                dtype=self.dtype, device=device)
+"""
+FACTORY = """
+    from pkg.primary import PrimaryPool
+    from pkg.secondary import SecondaryPool
+
+
+    def create(cfg: dict, settings):
+        primary = PrimaryPool(cfg, settings)
+        secondary = SecondaryPool(cfg, settings)
+        return primary, secondary
+"""
+
+
+def test_a_pool_reading_a_config_dtype_is_no_mirror_of_a_pool_keeping_one(tmp_path, capsys):
+    """`self.dtype = ...` in one pool is no buffer: a pool reading `settings.dtype` beside it
+    does not take that pool (it took it for one before: no pair of siblings was made)."""
+    write_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/primary.py": PRIMARY,
+            "pkg/secondary.py": SECONDARY,
+            "pkg/factory.py": FACTORY,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    summary = report["summary"]
+    assert (summary["device_pools"], summary["host_pools"]) == (2, 0)
+    assert summary["pairs_compared"] == summary["pairs"] == 1
+    assert report["findings"] == []

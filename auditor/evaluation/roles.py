@@ -30,6 +30,7 @@ from auditor.frontend.behaviour import (
     infer_roles,
     inlined,
     instance_attributes,
+    literal_table_keys,
     methods_of,
     names_a_count,
     names_a_torch_dtype,
@@ -37,6 +38,7 @@ from auditor.frontend.behaviour import (
     objects_as_parameters,
     only_raises_not_implemented,
     params_of,
+    plain_callee,
     read_facts,
     returns_inlined,
     says_tokens,
@@ -175,14 +177,15 @@ class RoleBook:
         return found
 
     def _shape_helpers(self, cls: ClassInfo, functions: list) -> dict[str, ast.FunctionDef]:
-        """The module-level functions of the audited tree its methods call by name that return
-        shapes (`nhd_page_shape(self.num_pages, ...)`, `k, v = kv_page_shapes(model, kv)`),
-        as behaviour.shape_helper writes them: read where they are called."""
+        """The module-level functions of the audited tree its methods call by name (or off a
+        module, `layout.k_block_shape(opts, dims)`) that return shapes (`nhd_page_shape(
+        self.num_pages, ...)`, `k, v = kv_page_shapes(model, kv)`), as behaviour.shape_helper
+        writes them: read where they are called."""
         called = {
-            node.func.id
+            name
             for function in functions
             for node in walk.nodes(function)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            if (name := plain_callee(node)) is not None
         }
         found = {}
         for name in sorted(called):
@@ -258,6 +261,10 @@ class RoleBook:
                     values.extend(k for k in keys if k not in values)
                     if keys:  # any other key fails the lookup
                         facts.closed.add(name)
+                literal = literal_table_keys(node, where)  # `{"int8": torch.int8, ...}[fmt]`
+                values.extend(k for k in literal if k not in values)
+                if literal:
+                    facts.closed.add(name)
                 if not values:
                     facts.flags.pop(name)
 

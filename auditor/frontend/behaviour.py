@@ -77,6 +77,10 @@ def _walk(node: ast.AST) -> list[ast.AST]:
 # an `__init__` (0.5.23: 60 files match, 506 call a torch allocator).
 _ALLOC = rb"torch\.(?:zeros|empty|ones|full|randn|rand|empty_strided|randint|tensor)\s*\("
 _TERM = rb"[\w.]+(?:\s*[-+*/]+\s*[\w.]+)?"  # a dimension: a name, or one operation on two
+# a function defined inside a method (indented twice) only returning an allocation (`def
+# alloc(shape, dtype): return torch.empty((self.num_blocks,) + shape, ...)`), which per-layer
+# lists call (local_allocators); a method returning one (`def _empty(self)`) is not such
+_ALLOCATOR = rb"\n[ \t]{8,}def\s+\w+\([^)]*\)[^:\n]*:\s*(?:#[^\n]*\s*)?return\s+" + _ALLOC
 PER_LAYER_BYTES = re.compile(
     rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
     # or over another list (`[torch.empty((n, r)) for r in self.row_bytes]`, a device's rows)
@@ -87,7 +91,10 @@ PER_LAYER_BYTES = re.compile(
     # dimensions (`shape = (self.num_pages, self.num_layers, ...)`, `return [n_layers, ...]`)
     rb"|(?:return|=)[ \t]*[(\[][ \t]*(?:[\w.]+[ \t]*,[ \t]*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
     rb"[ \t]*,"
-    rb"|\][ \t]*=[ \t]*" + _ALLOC,  # `self.k[name] = torch.empty(...)` in a loop over layers
+    rb"|\][ \t]*=[ \t]*"
+    + _ALLOC  # `self.k[name] = torch.empty(...)` in a loop over layers
+    + rb"|"
+    + _ALLOCATOR,
     re.DOTALL,
 )
 ALLOCATION_BYTES = re.compile(_ALLOC)  # any torch allocation
@@ -1081,11 +1088,27 @@ def shape_helper(function: ast.FunctionDef) -> ast.FunctionDef | None:
     return copied
 
 
+def plain_callee(node: ast.AST) -> str | None:
+    """`f` of a call `f(...)`, `layout.f` of `layout.f(...)` (a function of a module); else
+    None (a method of `self` or `cls` is not a plain function)."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id not in ("self", "cls")
+    ):
+        return f"{func.value.id}.{func.attr}"
+    return None
+
+
 def _plain_call(node: ast.AST, plain: dict[str, ast.FunctionDef]) -> bool:
     return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in plain
+        plain_callee(node) in plain
+        and isinstance(node, ast.Call)
         and not any(isinstance(a, ast.Starred) for a in node.args)
         and all(k.arg is not None for k in node.keywords)
     )
@@ -1127,7 +1150,8 @@ class _ShapesInlined(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
         if _plain_call(node, self.plain):
-            value = _returned_by(self.plain[node.func.id], node, skip=0)  # type: ignore[attr-defined]
+            helper = self.plain[plain_callee(node) or ""]
+            value = _returned_by(helper, node, skip=0)
             return ast.copy_location(value, node) if value is not None else node
         if not _shape_call(node, self.shapes):
             return node
@@ -1353,6 +1377,17 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         facts.dtype_names_params |= flow.copied(call.args[1])  # `getattr(torch, cfg["dtype"])`
     if not (_is_allocation(call) or carved_view(call, flow)):
         return
+    for keyword in call.keywords:  # `dtype=to_torch(cfg.dtype)`: as `self.dtype = ...` before
+        value = keyword.value
+        if (
+            keyword.arg == "dtype"
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+        ):
+            passed = [*enumerate(value.args), *((k.arg, k.value) for k in value.keywords if k.arg)]
+            for where, argument in passed:
+                for name in flow.copied(argument):
+                    facts.helpers.setdefault(name, set()).add((value.func.id, where))
     shape = _shape_of(call)
     if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
         shape = flow.tuples[_key(shape[0]) or ""]
@@ -1521,6 +1556,28 @@ def indexed_tables(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int 
             table = node.func.value.id
         if table is not None and table not in found:
             found.append(table)
+    return found
+
+
+def literal_table_keys(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> list:
+    """The keys of dict literals a function indexes with its parameter (by position or
+    keyword): `{"int8": torch.int8, "float16": torch.float16}[name]` chooses what it returns,
+    and any other key fails the lookup."""
+    name = parameter_at(function, where)
+    found: list = []
+    if name is None:
+        return found
+    for node in _walk(function):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Dict)
+            and isinstance(node.slice, ast.Name)
+            and node.slice.id == name
+        ):
+            for key in node.value.keys:
+                ok, value = _literal(key) if key is not None else (False, None)
+                if ok and value not in found:
+                    found.append(value)
     return found
 
 

@@ -10,6 +10,7 @@ strategies (strategies.py) pair them.
 from __future__ import annotations
 
 import ast
+import re
 
 from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.measure import looks_like_buffer
@@ -80,6 +81,11 @@ def _paired(targets: list[ast.expr], value: ast.expr | None) -> list[tuple[ast.e
     return found
 
 
+# `self.dtype = to_torch(cfg.dtype)`, `self.device = ...`: a call's result, never storage (a
+# config object whose `dtype` a class reads is no pool for that)
+_NOT_STORAGE = re.compile(r"(?:^|_)(?:dtype|device)$")
+
+
 def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
     """Tensor-like attributes the class's own methods set, read from CPython's syntax tree
     (a libcst visit of every method of every pool costs seconds on a whole engine)."""
@@ -103,6 +109,7 @@ def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
                         and isinstance(part.value, ast.Name)
                         and part.value.id == "self"
                         and (allocating or looks_like_buffer(part.attr))
+                        and not _NOT_STORAGE.search(part.attr)
                     ):
                         names.add(part.attr)
         elif (
