@@ -9,10 +9,8 @@ taken out), its calls and the time per call; then the builds (`PoolEvaluator._bu
 runs (`run_site`) made, and how many of them repeat one already made with the same class or
 site and the same config values (what a memo across pairs could save at most), and how many
 config points ran as lanes and how many diverged. Figures for issue #17 (docs/speed.md), not
-a test. The per-function timing (`--functions`) wraps every call the interpreter makes; with it,
-most points diverge from lanes to builds one by one (not understood yet: session 27 saw 4,586
-of 6,006 on SGLang 0.5.23, against 80 without it), so its calls and total are above a plain
-run's; the lanes and repeat counts are only meaningful without it.
+a test. The per-function timing (`--functions`) wraps every call the interpreter makes, which
+costs time of its own: its total is above a plain run's.
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(REPO))
     from auditor.evaluation import evaluate
     from auditor.interpret import machine
-    from auditor.interpret.lanes import LANES_STATS
+    from auditor.interpret.lanes import LANES_STATS, TokenLanes
 
     own: collections.Counter = collections.Counter()
     calls: collections.Counter = collections.Counter()
@@ -63,8 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     build = evaluate.PoolEvaluator._build
     run_site = evaluate.run_site
 
-    def values_key(values: dict) -> tuple:
-        return tuple(sorted((name, repr(value)) for name, value in values.items()))
+    def values_key(values: dict) -> tuple:  # (a token count carried as lanes diverges on
+        # `repr`, which would make this script's own run build every point one by one)
+        return tuple(
+            sorted(
+                (name, repr(value.items if type(value) is TokenLanes else value))
+                for name, value in values.items()
+            )
+        )
 
     def counted_build(self, cls, interpreter, values, device=None):
         builds[(id(cls), device is None, values_key(values))] += 1
