@@ -6,8 +6,8 @@
 One in-process audit (`--no-cache -j 1`, so every evaluation runs here). Prints, per function
 of the audited code the interpreter called, its own time (the time of the functions it called
 taken out), its calls and the time per call; then the builds (`PoolEvaluator._build`) and site
-runs (`run_site`) made, and how many of them repeat one already made with the same class or
-site and the same config values (what a memo across pairs could save at most), and how many
+runs (`run_site`) made, and how many of them repeat one already made with the same class (or
+site and device class handed to it) and the same config values (what a memo across pairs could save at most), and how many
 config points ran as lanes and how many diverged. Figures for issue #17 (docs/speed.md), not
 a test. The per-function timing (`--functions`) wraps every call the interpreter makes, which
 costs time of its own: its total is above a plain run's.
@@ -75,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         return build(self, cls, interpreter, values, device)
 
     def counted_site(site, interpreter, values, device, *rest, **named):
-        sites[(id(site), values_key(values))] += 1
+        handed = id(getattr(device, "cls", None))  # one site may be run for several devices
+        sites[(id(site), handed, values_key(values))] += 1
         return run_site(site, interpreter, values, device, *rest, **named)
 
     if args.functions:
