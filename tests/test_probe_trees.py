@@ -62,6 +62,9 @@ BUGGY = {
     "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
     "probe24/p03": {("LA001", "kv_pool")},  # block-major, counted off objects by helpers
     "probe24/p10": {("LA001", "v_buffer")},  # SGLang's names, V sized with K's head dim
+    # a staging buffer carved per layer from a flat region beside its cache, a geometry
+    # object's properties (`kv_heads_per_shard`) computed from fields sampled as its own
+    "probe24/p09b": {("LA001", "v_pages")},
     # a decode receiver sized from the record the prefill pool publishes (dtype as text)
     "probe25/p02": {("LA001", "recv_buffers")},
     # a swap space beside its cache: a local allocator, shapes from a module's helpers
@@ -84,6 +87,7 @@ CORRECT = [
     "probe23/p02f",
     "probe24/p01",
     "probe24/p03f",
+    "probe24/p09",
     "probe24/p10f",
     "probe25/p04",
     "probe25/p09f",

@@ -127,7 +127,10 @@ def dimensions(
                 found[inferred.start] = Dimension(inferred.start, (0,))
         facts = roles.facts(cls) if roles is not None else None
         if facts is not None and facts.objects:  # `cfg.head_dim`: an object's attributes
-            for name in facts.params:
+            # and the fields the properties it reads compute from (`geom.kv_heads` ->
+            # `geom.num_kv_heads`, `geom.tp`)
+            read = [f for p in facts.params for f in sorted(facts.property_fields.get(p, ()))]
+            for name in dict.fromkeys([*facts.params, *read]):
                 if name.partition(".")[0] in facts.objects.values() and name not in found:
                     if name in fixed or name in own_fixed or name in facts.called:
                         continue  # (a method it calls, `cp.getint`: never a value of its own)

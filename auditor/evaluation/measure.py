@@ -171,9 +171,10 @@ def _carve(
 ) -> None:
     """A private flat region carved whole into named views (`self._region = torch.empty(n,
     dtype=torch.uint8)`, then `self.k_cache = self._region[:half].view(torch.bfloat16).view(
-    shape)` and `self.v_cache` the rest): the views are the buffers, the region only their
-    storage. A region some of whose bytes no view names, or a public one (SGLang's
-    `kv_buffer` beside its `k_buffer = kv_buffer[0]`), stays as it is."""
+    shape)` and `self.v_cache` the rest, or per layer into lists): the views are the buffers,
+    the region only their storage. A shaped storage some of whose bytes no view names, or a
+    public one (SGLang's `kv_buffer` beside its `k_buffer = kv_buffer[0]`), stays as it is; a
+    flat (one-dimensional) region may leave bytes between aligned fields."""
     by_base: dict[int, list[str]] = {}
     for name, tensors in parts.items():
         by_base.setdefault(tensors[0].view_of, []).append(name)
@@ -183,9 +184,13 @@ def _carve(
             for n, tensors in buffers.items()
             if not is_unknown(tensors) and [t.ident for t in tensors] == [base]
         ]
-        if not holders or not all(n.startswith("_") for n in holders):
+        if not holders:
             continue
-        if sum(t.nbytes for n in names for t in parts[n]) != held[base].nbytes:
+        carved = sum(t.nbytes for n in names for t in parts[n])
+        if len(held[base].shape) == 1:  # a flat byte region: the views are its fields,
+            if carved > held[base].nbytes:  # aligned segments may leave bytes between them
+                continue
+        elif not all(n.startswith("_") for n in holders) or carved != held[base].nbytes:
             continue
         for holder in holders:
             del buffers[holder]

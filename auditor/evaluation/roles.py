@@ -515,10 +515,18 @@ class RoleBook:
             if not isinstance(klass, ClassInfo):
                 continue
             facts.object_classes[path] = klass
+            reads: dict[str, set[str]] = {}
             for each in klass.mro():
+                tree = cpython_tree(each.module, self.trees)
+                node = class_node(tree, each) if tree is not None else None
                 for member in each.methods.values():
-                    if member.is_property():
+                    if member.is_property() and member.name not in reads:
                         facts.object_properties.add(f"{path}.{member.name}")
+                        method = def_node(node.body, member.name) if node is not None else None
+                        reads[member.name] = _self_reads(method) if method is not None else set()
+            for name in reads:
+                fields = _through_properties(name, reads)
+                facts.property_fields[f"{path}.{name}"] = {f"{path}.{f}" for f in fields}
 
     def _defaults_of(self, klass: ClassInfo, path: str, found: dict, depth: int) -> None:
         """`klass`'s field defaults under `path`, and those of the fields holding an object
@@ -812,3 +820,33 @@ class RoleBook:
             ):  # ... and not only counts any pool has (`anchor_host.size`, `.page_size`)
                 return HostRole(name, None, reads)
         return None
+
+
+def _self_reads(function: ast.FunctionDef) -> set[str]:
+    """The `self.x` attributes a method reads as values (not `self.cfg.x`, `self.f()`)."""
+    nodes = walk.nodes(function)
+    bases = {id(n.value) for n in nodes if isinstance(n, (ast.Attribute, ast.Subscript))}
+    bases |= {id(n.func) for n in nodes if isinstance(n, ast.Call)}
+    return {
+        node.attr
+        for node in nodes
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and isinstance(node.ctx, ast.Load)
+        and id(node) not in bases
+    }
+
+
+def _through_properties(name: str, reads: dict[str, set[str]]) -> set[str]:
+    """The fields (no property) property `name` reads, through the properties it reads."""
+    fields: set[str] = set()
+    seen, pending = {name}, [name]
+    while pending:
+        for attribute in reads[pending.pop()]:
+            if attribute not in reads:
+                fields.add(attribute)
+            elif attribute not in seen:
+                seen.add(attribute)
+                pending.append(attribute)
+    return fields

@@ -86,6 +86,9 @@ PER_LAYER_BYTES = re.compile(
     # or over another list (`[torch.empty((n, r)) for r in self.row_bytes]`, a device's rows)
     rb"|\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+[\w.]+\s*\]"
     rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*(?:len\(\s*)?[\w.]*(?i:layer|depth)"
+    # or a view appended (`self.keys.append(part.view(dtype).view(n, h, d))`): a flat region
+    # carved per layer (carved_view)
+    rb"|\.append\(\s*[\w.]+(?:\[[^\]\n]*\])?\.view\("
     rb"|" + _ALLOC + rb"\s*\(?\s*" + rb"\s*,\s*".join([_TERM] * 4) + rb"\s*[,)]"
     # a shape kept or returned before it is allocated, naming layers in its first three
     # dimensions (`shape = (self.num_pages, self.num_layers, ...)`, `return [n_layers, ...]`)
@@ -159,6 +162,9 @@ class Facts:
     # (`KVSpec.page_bytes`): those are run on the stand-in, never sampled (roles.py)
     object_classes: dict[str, object] = field(default_factory=dict)
     object_properties: set[str] = field(default_factory=set)
+    # each such property's `self.x` fields it reads, its own or through other properties
+    # (`KVGeom.kv_heads` reading `num_kv_heads // tp`): sampled as the fields read directly
+    property_fields: dict[str, set[str]] = field(default_factory=dict)
     # param: (function, argument position or keyword) of plain functions it is passed to
     # where the result sets what an allocation reads (`self.dtype = resolve(kv_dtype)`); the
     # literals the function tests its parameter against are the flag's values (roles.py)
@@ -260,6 +266,7 @@ def carved_view(node: ast.AST, flow: _Flow) -> bool:
         and node.func.attr in ("view", "reshape")
         and node.args
         and not _is_torch_dtype(node.args[0])
+        and not _names_dtype(node.args[0])  # `.view(geom.dtype)`: the same bytes retyped
     ):
         return False
     base: ast.AST = node.func.value
@@ -271,6 +278,46 @@ def carved_view(node: ast.AST, flow: _Flow) -> bool:
         else:
             break
     return (_key(base) or "") in flow.flat
+
+
+def _names_dtype(node: ast.AST) -> bool:
+    """`dtype`, `self.kv_dtype`, `geom.dtype`: a name or attribute saying it holds a dtype."""
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return name.endswith("dtype")
+
+
+def _flat_names(functions: list[ast.AST]) -> set[str]:
+    """Names and `self.` attributes holding a flat allocation, or a part of one cut by a slice
+    or `narrow` (`k_bytes = self.region[base : base + n]`), which views carve into buffers."""
+    flat: set[str] = set()
+    parts: list[tuple[list[ast.expr], ast.AST]] = []
+    for function in functions:
+        for node in _walk(function):
+            if isinstance(node, ast.Assign) and _is_flat_allocation(node.value):
+                flat |= {k for t in node.targets if (k := _key(t)) is not None}
+            elif isinstance(node, ast.Assign) and _cut_from(node.value) is not None:
+                parts.append((node.targets, node.value))
+    for _ in range(3):  # a part of a part
+        for targets, value in parts:
+            if _key(_cut_from(value)) in flat:
+                flat |= {k for t in targets if (k := _key(t)) is not None}
+    return flat
+
+
+def _cut_from(node: ast.AST) -> ast.AST | None:
+    """What `region[a:b]` or `region.narrow(0, a, n)` cuts a part of, None for anything else."""
+    cut = False
+    while True:
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            node, cut = node.value, True
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "narrow"
+        ):
+            node, cut = node.func.value, True
+        else:
+            return node if cut else None
 
 
 def _shape_of(call: ast.Call) -> list[ast.expr]:
@@ -427,11 +474,10 @@ class _Flow:
         # names and `self.` attributes holding a flat allocation (`self._region = torch.empty(
         # n, dtype=torch.uint8)`), which views carve into buffers (carved_view)
         self.flat: set[str] = set()
+        self.flat = _flat_names(functions)
         assignments = []
         for function in functions:
             for node in _walk(function):
-                if isinstance(node, ast.Assign) and _is_flat_allocation(node.value):
-                    self.flat |= {k for t in node.targets if (k := _key(t)) is not None}
                 if _is_allocation(node) or carved_view(node, self):
                     assert isinstance(node, ast.Call)
                     for arg in [*node.args, *(k.value for k in node.keywords)]:
@@ -716,7 +762,7 @@ def _read_facts(
         for node in _walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if any(_is_allocation(n) for n in _walk(node.value)):
+                if any(_is_allocation(n) or carved_view(n, flow) for n in _walk(node.value)):
                     held |= {t.id for t in targets if isinstance(t, ast.Name)}
         for node in _walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -742,7 +788,9 @@ def _read_facts(
                 and node.func.attr == "append"
                 and (_key(node.func.value) or "").startswith("self.")
                 and any(
-                    _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
+                    _is_allocation(n)
+                    or carved_view(n, flow)
+                    or (isinstance(n, ast.Name) and n.id in held)
                     for a in node.args
                     for n in _walk(a)
                 )

@@ -13,6 +13,7 @@ from auditor.interpret.values import (
     RuntimeObject,
     Tensor,
     Unknown,
+    UnknownAllocation,
     Why,
     is_unknown,
 )
@@ -139,10 +140,10 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
             return tensor.shape[args[0]]
         return ctx.unknown("size() of an unknown dimension")
     if name == "view" and len(args) == 1 and (dtypes.is_dtype(args[0]) or is_unknown(args[0])):
-        return _reinterpret(tensor, args[0], ctx)
+        return _still_storage(_reinterpret(tensor, args[0], ctx))
     if name in ("view", "reshape", "flatten", "unflatten", "permute", "transpose"):
         if name in ("view", "reshape"):
-            return _reshape(tensor, args, ctx)
+            return _still_storage(_reshape(tensor, args, ctx))
         return (
             Tensor(
                 tensor.shape,
@@ -168,6 +169,8 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
         )
     if name == "unbind":
         return unbind(tensor, kwargs.get("dim", args[0] if args else 0), ctx)
+    if name == "narrow":
+        return _narrow(tensor, args, kwargs, ctx)
     if name == "to":
         target = kwargs.get("dtype", args[0] if args else None)
         if is_unknown(target):
@@ -179,6 +182,48 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
             )
         return tensor
     return ctx.unknown(f"tensor method {name}() is not modelled")
+
+
+def _still_storage(view: Any) -> Any:
+    """A view of a tensor whose shape could not be determined is still storage the code
+    holds: unknown, and reported wherever it is kept (measure.buffers_of), never left out."""
+    if is_unknown(view) and not isinstance(view, UnknownAllocation):
+        return UnknownAllocation(view.reason, view.location, view.why, view.cause, view.detail)
+    return view
+
+
+def _narrow(tensor: Tensor, args: list, kwargs: dict, ctx: CallContext) -> Any:
+    """`t.narrow(dim, start, length)`: a view of `length` entries of one dimension, as the
+    slice `t[..., start : start + length]` (a part of a region carved into fields)."""
+    names = ("dim", "start", "length")
+    if len(args) > 3 or set(kwargs) - set(names):
+        return ctx.unknown("narrow() with these arguments is not modelled")
+    values = [*args, *(kwargs[n] for n in names[len(args) :] if n in kwargs)]
+    unknown = next((v for v in values if is_unknown(v)), None)
+    if unknown is not None:
+        return unknown
+    if len(values) != 3:
+        return ctx.unknown("narrow() without a dimension, a start and a length")
+    if not all(type(v) is int for v in values):
+        return ctx.unknown("narrow() of values that are not integers")
+    dim, start, length = values
+    rank = len(tensor.shape)
+    if not -rank <= dim < rank:
+        return ctx.unknown(f"narrow() of dimension {dim} of a {rank}-dimensional tensor")
+    dim %= rank
+    if start < 0 or length < 0 or start + length > tensor.shape[dim]:
+        return ctx.unknown(
+            f"narrow({dim}, {start}, {length}) outside a dimension of {tensor.shape[dim]}"
+        )
+    shape = (*tensor.shape[:dim], length, *tensor.shape[dim + 1 :])
+    return Tensor(
+        shape,
+        tensor.dtype,
+        numel(shape) * dtypes.itemsize(tensor.dtype),
+        ctx.location,
+        view_of=tensor.view_of if tensor.view_of is not None else tensor.ident,
+        device=tensor.device,
+    )
 
 
 def _reinterpret(tensor: Tensor, dtype: Any, ctx: CallContext) -> Any:

@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
-_L1 = re.compile(r"^(p\d\d) - (.+)\. (BUG|CORRECT)\.$")
+_L1 = re.compile(r"^(p\d\d[bf]?) - (.+)\. (BUG|CORRECT)\.$")
 _L2 = re.compile(r"^Device class: (\w+) \(([\w/.]+\.py)\)$")
 _L3 = re.compile(r"^Other class: (\w+) \(([\w/.]+\.py)\), (.+)$")
 _L4 = re.compile(r"^Constructed: ([\w.]+) in ([\w/.]+\.py)$")

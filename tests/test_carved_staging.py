@@ -1,0 +1,222 @@
+"""A transfer buffer carved per layer out of one flat byte region (`arena.narrow(...)`, then
+`.view(dtype).view(tokens, heads, head_size)` appended per layer), built beside a paged cache
+from the same geometry object, whose properties (`local_kv_heads`, `itemsize`) compute from
+its fields: the carved views are the buffer's storages (measure._carve), the fields the
+properties read are sampled as fields read directly (matrix.dimensions), and the two
+are compared as siblings. Audited with no configuration and checked against the tree's own
+tensors on torch's meta device."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+from helpers import assert_unknown, audit_json, evaluate, one_pair_verdict, write_tree
+
+from auditor.dtypes import torch_module
+from auditor.frontend.behaviour import PER_LAYER_BYTES
+from auditor.interpret.values import Tensor, UnknownAllocation
+
+torch = torch_module()  # the oracle of the interpreter's views
+
+SHAPE = """
+    import torch
+
+
+    class AttnShape:
+        def __init__(self, n_layers: int, kv_heads: int, head_size: int, dtype: torch.dtype,
+                     tp: int = 1):
+            self.n_layers = n_layers
+            self.kv_heads = kv_heads
+            self.head_size = head_size
+            self.dtype = dtype
+            self.tp = tp
+
+        @property
+        def local_kv_heads(self) -> int:
+            return max(1, self.kv_heads // self.tp)
+
+        @property
+        def itemsize(self) -> int:
+            return torch.empty((), dtype=self.dtype, device="meta").element_size()
+"""
+
+PAGES = """
+    import torch
+
+    from wire.shape import AttnShape
+
+
+    class LayerPages:
+        def __init__(self, shape: AttnShape, n_blocks: int, block_len: int = 16, device="cuda"):
+            self.block_len = block_len
+            self.keys = [
+                torch.empty((n_blocks, block_len, shape.local_kv_heads, shape.head_size),
+                            dtype=shape.dtype, device=device)
+                for _ in range(shape.n_layers)
+            ]
+            self.values = [
+                torch.empty((n_blocks, block_len, shape.local_kv_heads, shape.head_size),
+                            dtype=shape.dtype, device=device)
+                for _ in range(shape.n_layers)
+            ]
+"""
+
+WIRE = """
+    import torch
+
+    from wire.shape import AttnShape
+
+
+    class WireBuffer:
+        def __init__(self, shape: AttnShape, batch_tokens: int, device="cpu"):
+            heads = HEADS
+            row = batch_tokens * heads * shape.head_size * shape.itemsize
+            self.arena = torch.empty(2 * row * shape.n_layers, dtype=torch.uint8, device=device)
+            self.keys = []
+            self.values = []
+            for layer in range(shape.n_layers):
+                k_part = self.arena.narrow(0, 2 * layer * row, row)
+                v_part = self.arena.narrow(0, (2 * layer + 1) * row, row)
+                self.keys.append(
+                    k_part.view(shape.dtype).view(batch_tokens, heads, shape.head_size)
+                )
+                self.values.append(
+                    v_part.view(shape.dtype).view(batch_tokens, heads, shape.head_size)
+                )
+"""
+
+ENGINE = """
+    import torch
+
+    from wire.pages import LayerPages
+    from wire.shape import AttnShape
+    from wire.xfer import WireBuffer
+
+
+    def start(n_blocks: int = 64, batch_tokens: int = 32, device="cuda", tp: int = 2):
+        shape = AttnShape(4, 8, 128, torch.bfloat16, tp=tp)
+        pages = LayerPages(shape, n_blocks, device=device)
+        wire = WireBuffer(shape, batch_tokens, device="cpu" if device != "meta" else device)
+        return pages, wire
+"""
+
+
+@pytest.mark.parametrize("heads, bug", [("shape.local_kv_heads", False), ("shape.kv_heads", True)])
+def test_a_region_carved_per_layer_is_compared_with_its_sibling(
+    tmp_path, capsys, monkeypatch, heads, bug
+):
+    write_tree(
+        tmp_path,
+        {
+            "wire/__init__.py": "",
+            "wire/shape.py": SHAPE,
+            "wire/pages.py": PAGES,
+            "wire/xfer.py": WIRE.replace("HEADS", heads),
+            "wire/engine.py": ENGINE,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    summary = report["summary"]
+    assert (summary["device_pools"], summary["pairs"], summary["pairs_compared"]) == (2, 1, 1)
+    assert summary["unresolved"] == 0
+    assert one_pair_verdict(report) == ({("LA001", "keys"), ("LA001", "values")} if bug else set())
+    if bug:  # both figures, the carved view's shape beside the cache's formula
+        message = report["findings"][0]["message"]
+        assert "WireBuffer." in message and "LayerPages." in message and "view" not in message
+
+    # the oracle: the tree's own classes on the meta device, sharded (tp 2) and not (tp 1)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [n for n in sys.modules if n == "wire" or n.startswith("wire.")]:
+        monkeypatch.delitem(sys.modules, name)
+    engine = importlib.import_module("wire.engine")
+    for tp, differ in ((2, bug), (1, False)):
+        pages, wire = engine.start(device="meta", tp=tp)
+        per_token = [t.nbytes // (64 * 16) for t in pages.keys + pages.values]
+        carved = [t.nbytes // 32 for t in wire.keys + wire.values]
+        assert (per_token != carved) is differ
+    for name in [n for n in sys.modules if n == "wire" or n.startswith("wire.")]:
+        monkeypatch.delitem(sys.modules, name)
+
+
+def test_a_region_some_field_overruns_is_not_compared_on_a_guess(tmp_path, capsys):
+    """A view asking for more bytes than its part of the region holds is no figure: the pair
+    is said never compared (or unresolved), never clean and never a finding."""
+    wire = WIRE.replace("HEADS", "shape.local_kv_heads").replace(
+        "k_part.view(shape.dtype).view(batch_tokens, heads, shape.head_size)",
+        "k_part.view(shape.dtype).view(batch_tokens, heads, 2 * shape.head_size)",
+    )
+    write_tree(
+        tmp_path,
+        {
+            "wire/__init__.py": "",
+            "wire/shape.py": SHAPE,
+            "wire/pages.py": PAGES,
+            "wire/xfer.py": wire,
+            "wire/engine.py": ENGINE,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    assert report["findings"] == []
+    assert report["summary"]["unresolved"] >= 1
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "narrow(0, 2, 3)",
+        "narrow(1, 0, 4)",
+        "narrow(-1, 4, 1)",
+        "narrow(0, 0, 0)",
+        "narrow(dim=1, start=1, length=2)",
+        "narrow(0, start=5, length=1)",
+    ],
+)
+def test_narrow_is_the_view_torch_gives(tmp_path, call):
+    """`region.narrow(dim, start, length)`: the part of a region a field is carved from."""
+    value = evaluate(tmp_path, f"torch.zeros((6, 5), dtype=torch.bfloat16).{call}", "import torch")
+    oracle = eval(f"torch.empty((6, 5), dtype=torch.bfloat16, device='meta').{call}")
+    assert isinstance(value, Tensor) and value.view_of is not None
+    assert (value.shape, value.nbytes) == (tuple(oracle.shape), oracle.nbytes)
+
+
+@pytest.mark.parametrize(
+    "call, reason",
+    [
+        ("narrow(0, 4, 3)", "outside a dimension of 6"),  # torch raises: past the end
+        ("narrow(2, 0, 1)", "of dimension 2 of a 2-dimensional tensor"),
+        ("narrow(0, 1.5, 2)", "not integers"),
+        ("narrow(0, 1)", "without a dimension, a start and a length"),
+        ("narrow(0, 1, 2, 3)", "with these arguments"),
+        ("narrow(0, 1, size=2)", "with these arguments"),
+    ],
+)
+def test_a_narrow_torch_refuses_or_that_is_not_modelled_is_unknown(tmp_path, call, reason):
+    value = evaluate(tmp_path, f"torch.zeros((6, 5), dtype=torch.bfloat16).{call}", "import torch")
+    assert_unknown(value, reason)
+
+
+def test_a_view_that_cannot_be_shaped_is_still_storage(tmp_path):
+    """A view changing the element count (torch raises) is unknown, and an UnknownAllocation:
+    the attribute holding it is reported whatever its name (measure.buffers_of)."""
+    value = evaluate(
+        tmp_path, "torch.zeros((6, 5), dtype=torch.uint8).view(torch.bfloat16)", "import torch"
+    )
+    assert isinstance(value, UnknownAllocation) and "divide" in value.reason
+    value = evaluate(tmp_path, "torch.zeros((6, 5), dtype=torch.uint8).view(7, 4)", "import torch")
+    assert isinstance(value, UnknownAllocation) and "element count" in value.reason
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("self.keys.append(part.view(dt).view(n, h, d))", True),
+        ("self.keys.append(self.arena[a:b].view(n, h, d))", True),
+        ("self.keys.append(part.reshape(n, h, d))", False),
+        ("self.keys.append(part)", False),
+    ],
+)
+def test_the_pre_filter_keeps_a_file_appending_views(text, kept):
+    source = f"class C:\n    def __init__(self):\n        {text}\n".encode()
+    assert bool(PER_LAYER_BYTES.search(source)) is kept
