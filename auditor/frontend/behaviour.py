@@ -1432,10 +1432,7 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
             and isinstance(value, ast.Call)
             and isinstance(value.func, ast.Name)
         ):
-            passed = [*enumerate(value.args), *((k.arg, k.value) for k in value.keywords if k.arg)]
-            for where, argument in passed:
-                for name in flow.copied(argument):
-                    facts.helpers.setdefault(name, set()).add((value.func.id, where))
+            _note_passed(value, flow, facts)
     shape = _shape_of(call)
     if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
         shape = flow.tuples[_key(shape[0]) or ""]
@@ -1515,6 +1512,12 @@ def _note_helper(node: ast.Assign, flow: _Flow, facts: Facts) -> None:
     assert isinstance(call, ast.Call)
     if not isinstance(call.func, ast.Name) or not _sets([node], flow.sizing):
         return
+    _note_passed(call, flow, facts)
+
+
+def _note_passed(call: ast.Call, flow: _Flow, facts: Facts) -> None:
+    """Each parameter copied into an argument of `helper(...)`: (helper, position or keyword)."""
+    assert isinstance(call.func, ast.Name)
     passed: list[tuple[int | str, ast.expr]] = list(enumerate(call.args))
     passed += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
     for where, value in passed:
