@@ -140,8 +140,9 @@ def unique(evaluations) -> list[Evaluation]:
 
 
 def unpaired_devices(pools: PoolCatalog, evaluated: list[tuple[Pair, Evaluation]]) -> list:
-    """Device pools no host mirrors: evaluated alone (--show-pools, unresolved items)."""
-    paired = {id(pair.device) for pair, _ in evaluated}
+    """Device pools no host mirrors: evaluated alone (--show-pools, unresolved items). A device
+    pool in a host's place (a sibling built beside another) was evaluated in its pair."""
+    paired = {id(pair.device) for pair, _ in evaluated} | {id(pair.host) for pair, _ in evaluated}
     return [device for device in pools.devices if id(device) not in paired]
 
 

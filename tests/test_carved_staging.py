@@ -8,14 +8,25 @@ tensors on torch's meta device."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import sys
+import textwrap
 
 import pytest
-from helpers import assert_unknown, audit_json, evaluate, one_pair_verdict, write_tree
+from helpers import assert_unknown, audit_json, evaluate, one_pair_verdict, settings, write_tree
 
 from auditor.dtypes import torch_module
-from auditor.frontend.behaviour import PER_LAYER_BYTES
+from auditor.evaluation.buffer_roles import matching, role
+from auditor.evaluation.matrix import by_field_default
+from auditor.frontend.behaviour import (
+    PER_LAYER_BYTES,
+    Facts,
+    constructor,
+    methods_of,
+    params_of,
+    read_facts,
+)
 from auditor.interpret.values import Tensor, UnknownAllocation
 
 torch = torch_module()  # the oracle of the interpreter's views
@@ -215,8 +226,175 @@ def test_a_view_that_cannot_be_shaped_is_still_storage(tmp_path):
         ("self.keys.append(self.arena[a:b].view(n, h, d))", True),
         ("self.keys.append(part.reshape(n, h, d))", False),
         ("self.keys.append(part)", False),
+        ("self.k = (self.buf.narrow(0, o, n).view(dt).view(shape))", True),
+        ("self.k = self.region[a:b].view(dt).view(shape)", True),
+        ("self.k = torch_view(self.region)", False),
     ],
 )
 def test_the_pre_filter_keeps_a_file_appending_views(text, kept):
     source = f"class C:\n    def __init__(self):\n        {text}\n".encode()
     assert bool(PER_LAYER_BYTES.search(source)) is kept
+
+
+@pytest.mark.parametrize(
+    "name, said",
+    [
+        ("kcache", ("k", frozenset())),  # K run into a word of place
+        ("vbuf", ("v", frozenset())),
+        ("wire_v", ("v", frozenset())),
+        ("k_views", ("k", frozenset())),
+        ("host_k_spill", ("k", frozenset())),
+        ("kv", None),  # not K run into a word: the whole cache
+        ("kvcache", None),
+        ("keystone", None),  # a word of its own, not `k` + `eystone`
+    ],
+)
+def test_buffer_names_of_carved_mirrors_say_k_or_v(name, said):
+    assert role(name) == said
+
+
+def test_storages_pair_by_k_v_or_what_else_they_say():
+    """`scale_store` beside `k_store`, `v_store` says the scales of both: one to one with a
+    mirror's `scale_spill` beside `k_spill`, `v_spill`; never a guess between two."""
+    assert matching(
+        ["k_store", "v_store", "scale_store"], ["k_spill", "v_spill", "scale_spill"]
+    ) == {
+        "k_store": "k_spill",
+        "v_store": "v_spill",
+        "scale_store": "scale_spill",
+    }
+    assert (
+        matching(["k_store", "v_store", "scale_store"], ["k_spill", "v_spill", "kv_spill"]) is None
+    )
+    assert matching(["k_store", "k_scales"], ["k_spill", "spill_scales"]) is None
+
+
+def _facts(source: str):
+    tree = ast.parse(textwrap.dedent(source))
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef))
+    init = constructor(node)
+    return read_facts(methods_of(node), params_of(init))
+
+
+def test_a_loop_over_a_list_of_one_item_per_layer_is_per_layer():
+    """`offsets = [(i * pitch, ...) for i in range(cfg.num_layers)]`, then one view per item:
+    the loop counts layers as the range it was made from does."""
+    facts = _facts(
+        """
+        import torch
+        class Mirror:
+            def __init__(self, cfg, n_blocks):
+                pitch = n_blocks * cfg.row_bytes
+                offsets = [i * pitch for i in range(cfg.num_layers)]
+                self.backing = torch.empty(pitch * cfg.num_layers, dtype=torch.uint8)
+                self.rows = [
+                    self.backing[o : o + pitch].view(cfg.dtype).reshape(n_blocks, -1)
+                    for o in offsets
+                ]
+        """
+    )
+    assert facts.range_paths == {"cfg.num_layers"}
+    assert facts.allocated == {"backing", "rows"} and facts.regions == {"backing"}
+
+
+def test_a_shape_kept_in_a_name_is_no_region():
+    """`torch.empty(shape, ...)` with `shape` a tuple named before is one argument, as a flat
+    allocation is; with no view carved from it, it holds storage of its own (siblings.py)."""
+    facts = _facts(
+        """
+        import torch
+        class Cache:
+            def __init__(self, cfg, n_blocks):
+                shape = (cfg.num_layers, n_blocks, cfg.heads, cfg.dim)
+                self.k_store = torch.empty(shape, dtype=cfg.dtype)
+                self.k_first = self.k_store[0]
+        """
+    )
+    assert facts.regions == set() and "k_store" in facts.allocated
+
+
+@pytest.mark.parametrize(
+    "text, dimension",
+    [("None", None), ("16", (16, 64)), ("'fp8'", ("fp8",)), ("True", (True,)), ("x()", None)],
+)
+def test_a_field_takes_its_class_default(text, dimension):
+    """A field's default as its class gives it; `None` (which a `__post_init__` may replace)
+    and a call nothing evaluates here give no dimension (matrix.dimensions gives a `None`
+    field that a property reads its `None`: the property decides what it stands for)."""
+    facts = Facts(params={}, object_defaults={"Geom.v_dim": text})
+    found = by_field_default("Geom.v_dim", facts, settings())
+    assert (found.values if found is not None else None) == dimension
+
+
+KV = """
+    import torch
+
+
+    class EngineKV:
+        def __init__(self, layer_count, heads, dim_per_head, max_tokens,
+                     elem_dtype=torch.bfloat16, device="cuda"):
+            self.kcache = []
+            self.vcache = []
+            for _ in range(layer_count):
+                self.kcache.append(
+                    torch.empty((max_tokens, heads, dim_per_head), dtype=elem_dtype, device=device)
+                )
+                self.vcache.append(
+                    torch.empty((max_tokens, heads, dim_per_head), dtype=elem_dtype, device=device)
+                )
+"""
+
+WIRE_BUFFER = """
+    import torch
+
+
+    class WireBuffer:
+        def __init__(self, layer_count, heads, dim_per_head, slots,
+                     elem_dtype=torch.bfloat16, device="cpu"):
+            esz = torch.empty(0, dtype=elem_dtype, device="meta").element_size()
+            k_bytes = slots * heads * dim_per_head * esz
+            v_bytes = slots * V_HEADS * dim_per_head * esz
+            self.record = k_bytes + v_bytes
+            self.payload = torch.empty(layer_count * self.record, dtype=torch.uint8, device=device)
+            self.wire_k = []
+            self.wire_v = []
+            for i in range(layer_count):
+                lo = i * self.record
+                k = self.payload[lo:lo + k_bytes].view(elem_dtype)
+                v = self.payload[lo + k_bytes:lo + self.record].view(elem_dtype)
+                self.wire_k.append(k.view(slots, heads, dim_per_head))
+                self.wire_v.append(v.view(slots, V_HEADS, dim_per_head))
+"""
+
+SETUP = """
+    from owl.kv import EngineKV
+    from owl.wire import WireBuffer
+
+
+    def setup(layer_count, heads, dim_per_head, device="cuda"):
+        kv = EngineKV(layer_count, heads, dim_per_head, 4096, device=device)
+        wire = WireBuffer(layer_count, heads, dim_per_head, 256, device=device)
+        return kv, wire
+"""
+
+
+@pytest.mark.parametrize("v_heads, bug", [("heads", False), ("2 * heads", True)])
+def test_renamed_buffers_scaling_alike_with_a_free_parameter_are_compared(
+    tmp_path, capsys, v_heads, bug
+):
+    """`dim_per_head` has no default anywhere: sampled. `wire_k` and `kcache` (paired by what
+    their names say) keep one ratio at every sample, so they are compared at one, as buffers
+    of one name are; a mirror doubling V's heads is a finding at any sample."""
+    write_tree(
+        tmp_path,
+        {
+            "owl/__init__.py": "",
+            "owl/kv.py": KV,
+            "owl/wire.py": WIRE_BUFFER.replace("V_HEADS", v_heads),
+            "owl/setup.py": SETUP,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    summary = report["summary"]
+    assert (summary["pairs"], summary["pairs_compared"]) == (1, 1)
+    assert one_pair_verdict(report) == ({("LA001", "wire_v")} if bug else set())

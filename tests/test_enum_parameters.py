@@ -13,7 +13,7 @@ import sys
 import pytest
 from helpers import audit_json, one_pair_verdict, write_tree
 
-from auditor.pairing.buffer_roles import role
+from auditor.evaluation.buffer_roles import role
 
 FORMATS = """
     from enum import Enum

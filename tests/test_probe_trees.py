@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -73,6 +73,10 @@ BUGGY = {
     "probe25/p09": {("LA001", "page_bufs")},
     # an MTP draft beside its target: a shape helper returning K's and V's, a layer axis first
     "probe25/p10": {("LA001", "draft_v")},
+    # a spill region carved by `narrow` into K, V and scales beside its cache (session 28)
+    "probe28/q02": {("LA001", "scale_spill")},
+    # an offload mirror carved per item of a list of per-layer offsets, `.reshape(..., -1)`
+    "probe28/q04": {("LA001", "host_v")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -92,6 +96,7 @@ CORRECT = [
     "probe25/p04",
     "probe25/p09f",
     "probe25/p10f",
+    "probe28/q01",  # a staging arena carved per layer from slices retyped by a property's dtype
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -139,6 +144,7 @@ CHECKS = sorted(
         "probe23",
         "probe24",
         "probe25",
+        "probe28",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

@@ -1,6 +1,6 @@
 """Shapes computed by plain functions (`nhd_page_shape(pages, size, heads, dim)`, `k, v =
 kv_page_shapes(model, kv)`, imported from another module), and pools whose buffers hold the
-same storages under other names (behaviour.shape_helper, pairing/buffer_roles.py).
+same storages under other names (behaviour.shape_helper, evaluation/buffer_roles.py).
 
 A pool written this way was no pool at all to the audit: the allocation's dimensions were a
 call it did not read, so its token and layer counts were not seen (probe25 p09, p10). Each
@@ -14,9 +14,9 @@ import textwrap
 import pytest
 from helpers import audit_json, write_tree
 
+from auditor.evaluation.buffer_roles import matching, whole_role
 from auditor.frontend.behaviour import module_helpers, outline_facts, shape_helper
 from auditor.frontend.prefilter import may_define_pools
-from auditor.pairing.buffer_roles import matching, whole_role
 
 
 def _function(source: str) -> ast.FunctionDef:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from auditor.evaluation import buffer_roles
 from auditor.evaluation.matrix import describe_value
 from auditor.evaluation.measure import BufferFigure, looks_like_buffer
-from auditor.pairing import buffer_roles
 from auditor.settings import Settings
 
 

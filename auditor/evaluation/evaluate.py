@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor.engines import post_build_hooks
+from auditor.evaluation import buffer_roles
 from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
 from auditor.evaluation.matrix import (
@@ -951,22 +952,30 @@ def settle_free(
 
 
 def _scaling_alike(points: list[PointResult]) -> set[str]:
-    """Buffers of one name on both sides whose figures keep one ratio at every sample of a
-    free parameter (`num_kv_heads` read by both): the comparison is the same at any value of
-    it, so they are compared at a sample rather than left unresolved."""
-    names = set.intersection(*(set(p.host) & set(p.device) for p in points)) if points else set()
+    """Buffers of one name on both sides (or named otherwise, paired one to one by what their
+    names say they hold: buffer_roles) whose figures keep one ratio at every sample of a free
+    parameter (`num_kv_heads` read by both): the comparison is the same at any value of it, so
+    they are compared at a sample rather than left unresolved. Both sides' names."""
+    if not points:
+        return set()
+    hosted = set.intersection(*(set(p.host) for p in points))
+    held = set.intersection(*(set(p.device) for p in points))
+    pairs = [(n, n) for n in sorted(hosted & held)]
+    pairs += list(
+        (buffer_roles.matching(sorted(hosted - held), sorted(held - hosted)) or {}).items()
+    )
     alike = set()
-    for buffer in names:
+    for host_name, device_name in pairs:
         ratios = set()
         for point in points:
-            host, device = point.host[buffer], point.device[buffer]
+            host, device = point.host[host_name], point.device[device_name]
             sizes = (host.bytes_per_token_per_layer, device.bytes_per_token_per_layer)
             if not (host.resolved and device.resolved) or not all(sizes):
                 break
             ratios.add(Fraction(sizes[0], sizes[1]))  # type: ignore[arg-type]
         else:
             if len(ratios) == 1 and len(points) > 1:
-                alike.add(buffer)
+                alike |= {host_name, device_name}
     return alike
 
 

@@ -140,6 +140,11 @@ def dimensions(
                         found[name] = Dimension(name, (1,))
                         continue
                     dimension = by_use(name, facts, settings, cls)
+                    if name not in facts.params:  # a field only a property reads
+                        dimension = None  # a default its class gives: the stand-in's
+                        if (facts.object_defaults.get(name) or "").strip() == "None":
+                            # as set (`v_dim: Optional[int] = None`): the property decides
+                            dimension = Dimension(name, (None,))
                     holds = any(n.startswith(name + ".") for n in facts.params)  # an object
                     unsaid = name not in facts.object_defaults and not holds
                     if name in facts.unpacked and unsaid:  # a tuple of numbers, each sampled
@@ -279,13 +284,9 @@ def by_use(
         return Dimension(name, tuple(values)) if len(values) > 1 else None
     if param.default is not None:
         return None
-    if is_dtype(field_default):  # `dtype: torch.dtype = torch.bfloat16`, however it flows
-        return _dtypes_from(name, field_default, settings)
-    if isinstance(field_default, (bool, str)):  # not tested where a branch allocates: as set
-        return Dimension(name, (field_default,))
-    if isinstance(field_default, int) and field_default > 0:  # the default, and one sample
-        other = INT_SAMPLES[0] if field_default != INT_SAMPLES[0] else INT_SAMPLES[1]
-        return Dimension(name, (field_default, other))
+    by_default = by_field_default(name, facts, settings)
+    if by_default is not None:
+        return by_default
     annotation = (param.annotation or "").replace(" ", "")
     if annotation in ("float", "Optional[float]", "float|None"):
         return Dimension(name, FLOAT_SAMPLES, free=True)
@@ -294,6 +295,21 @@ def by_use(
     ):
         samples = BUDGET_SAMPLES if names_a_budget(name) else INT_SAMPLES
         return Dimension(name, samples, free=True)
+    return None
+
+
+def by_field_default(name: str, facts: Any, settings: Settings) -> Dimension | None:
+    """A dimension for an object's field from the default its class gives it: a dtype (the
+    pack's dtypes, the default first), a bool or a string (as set), a positive int (it and one
+    sample); else None (`None` too: a `__post_init__` may set what it stands for)."""
+    field_default = _field_default(name, facts)
+    if is_dtype(field_default):  # `dtype: torch.dtype = torch.bfloat16`, however it flows
+        return _dtypes_from(name, field_default, settings)
+    if isinstance(field_default, (bool, str)):  # not tested where a branch allocates: as set
+        return Dimension(name, (field_default,))
+    if isinstance(field_default, int) and field_default > 0:  # the default, and one sample
+        other = INT_SAMPLES[0] if field_default != INT_SAMPLES[0] else INT_SAMPLES[1]
+        return Dimension(name, (field_default, other))
     return None
 
 

@@ -89,6 +89,8 @@ PER_LAYER_BYTES = re.compile(
     # or a view appended (`self.keys.append(part.view(dtype).view(n, h, d))`): a flat region
     # carved per layer (carved_view)
     rb"|\.append\(\s*[\w.]+(?:\[[^\]\n]*\])?\.view\("
+    # or a part of a region viewed into a buffer (`self.k = (self.buf.narrow(0, o, n).view(`)
+    rb"|self\.\w+\s*=\s*\(?\s*self\.\w+\s*(?:\[[^\]\n]*\]|\.narrow\([^\n]*?\))\s*\.view\("
     rb"|" + _ALLOC + rb"\s*\(?\s*" + rb"\s*,\s*".join([_TERM] * 4) + rb"\s*[,)]"
     # a shape kept or returned before it is allocated, naming layers in its first three
     # dimensions (`shape = (self.num_pages, self.num_layers, ...)`, `return [n_layers, ...]`)
@@ -139,6 +141,9 @@ class Facts:
     dtype_names: frozenset[str] = frozenset()  # module constants holding torch dtypes
     called: set[str] = field(default_factory=set)  # parameters called (classes, factories)
     allocated: set[str] = field(default_factory=set)  # `self.x` set to torch allocations
+    # `self.x` holding a flat byte region (or a part of one) that views may carve: storage
+    # of the buffers carved from it, not a buffer of its own when they are (siblings.py)
+    regions: set[str] = field(default_factory=set)
     # parameters whose attributes size an allocation (`torch.empty((p.n_layers, n, p.width),
     # dtype=p.dtype)`): a class that builds its buffers from another object's figures
     sized_by: set[str] = field(default_factory=set)
@@ -269,15 +274,20 @@ def carved_view(node: ast.AST, flow: _Flow) -> bool:
         and not _names_dtype(node.args[0])  # `.view(geom.dtype)`: the same bytes retyped
     ):
         return False
-    base: ast.AST = node.func.value
+    return _carved_base(node) in flow.flat
+
+
+def _carved_base(view: ast.Call) -> str:
+    """The name a chain of views, slices and narrows starts from (`self._region` of
+    `self._region[:half].view(torch.bfloat16).view(shape)`), "" if no name or `self.` one."""
+    base: ast.AST = view.func.value  # type: ignore[attr-defined]
     while True:
         if isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute):
             base = base.func.value  # `.view(torch.bfloat16)`, `.narrow(...)`
         elif isinstance(base, ast.Subscript):
             base = base.value  # `[:half]`
         else:
-            break
-    return (_key(base) or "") in flow.flat
+            return _key(base) or ""
 
 
 def _names_dtype(node: ast.AST) -> bool:
@@ -286,26 +296,29 @@ def _names_dtype(node: ast.AST) -> bool:
     return name.endswith("dtype")
 
 
-def _flat_names(functions: list[ast.AST]) -> set[str]:
+def _flat_names(functions: list[ast.AST]) -> dict[str, str]:
     """Names and `self.` attributes holding a flat allocation, or a part of one cut by a slice
-    or `narrow` (`k_bytes = self.region[base : base + n]`), which views carve into buffers."""
-    flat: set[str] = set()
+    or `narrow` (`k_bytes = self.region[base : base + n]`), which views carve into buffers;
+    each with the name of the allocation it is (a part of)."""
+    flat: dict[str, str] = {}
     parts: list[tuple[list[ast.expr], ast.AST]] = []
     for function in functions:
         for node in _walk(function):
             if isinstance(node, ast.Assign) and _is_flat_allocation(node.value):
-                flat |= {k for t in node.targets if (k := _key(t)) is not None}
+                flat.update((k, k) for t in node.targets if (k := _key(t)) is not None)
             elif isinstance(node, ast.Assign) and _cut_from(node.value) is not None:
                 parts.append((node.targets, node.value))
     for _ in range(3):  # a part of a part
         for targets, value in parts:
-            if _key(_cut_from(value)) in flat:
-                flat |= {k for t in targets if (k := _key(t)) is not None}
+            whole = flat.get(_key(_cut_from(value)) or "")
+            if whole is not None:
+                flat.update((k, whole) for t in targets if (k := _key(t)) is not None)
     return flat
 
 
 def _cut_from(node: ast.AST) -> ast.AST | None:
-    """What `region[a:b]` or `region.narrow(0, a, n)` cuts a part of, None for anything else."""
+    """What `region[a:b]` or `region.narrow(0, a, n)` cuts a part of, retyped or not
+    (`region[a:b].view(geom.dtype)`), None for anything else."""
     cut = False
     while True:
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
@@ -316,6 +329,14 @@ def _cut_from(node: ast.AST) -> ast.AST | None:
             and node.func.attr == "narrow"
         ):
             node, cut = node.func.value, True
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "view"
+            and len(node.args) == 1
+            and (_is_torch_dtype(node.args[0]) or _names_dtype(node.args[0]))
+        ):
+            node = node.func.value  # the same bytes retyped: a cut only with one below
         else:
             return node if cut else None
 
@@ -473,8 +494,21 @@ class _Flow:
         self._walked: dict[int, tuple[ast.AST, tuple[str, ...]]] = {}
         # names and `self.` attributes holding a flat allocation (`self._region = torch.empty(
         # n, dtype=torch.uint8)`), which views carve into buffers (carved_view)
-        self.flat: set[str] = set()
-        self.flat = _flat_names(functions)
+        self.flat: dict[str, str] = _flat_names(functions)
+        # locals listing one item per step of a `range` (`offsets = [(i * pitch, ...) for i
+        # in range(cfg.num_layers)]`): a loop over one is a loop over that range
+        self.ranged: dict[str, ast.Call] = {
+            node.targets[0].id: node.value.generators[0].iter
+            for function in functions
+            for node in _walk(function)
+            if isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.ListComp)
+            and len(node.value.generators) == 1
+            and isinstance(node.value.generators[0].iter, ast.Call)
+            and _dotted(node.value.generators[0].iter.func) == "range"
+        }
         assignments = []
         for function in functions:
             for node in _walk(function):
@@ -742,6 +776,12 @@ def _read_facts(
     facts = Facts(by_name)
     facts.dtype_names = dtype_names
     facts.own = {k[5:] for k in flow.sources if k.startswith("self.")}
+    facts.regions = {  # the flat allocations views are carved from
+        whole[5:]
+        for function in functions
+        for node in _walk(function)
+        if carved_view(node, flow) and (whole := flow.flat[_carved_base(node)]).startswith("self.")  # type: ignore[arg-type]
+    }
     for key, sources in flow.sources.items():  # `def num_layers(self): return cfg.groups`
         if key.startswith("self.") and _LAYER_HINT.search(key[5:]) and len(sources) == 1:
             facts.layer_named |= sources
@@ -1398,6 +1438,8 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
             facts.range_roots |= flow.roots(read)
         return found
+    if isinstance(node, ast.Name) and node.id in flow.ranged and node.id not in flow.params:
+        return _range_params(flow.ranged[node.id], flow, facts)  # one item per step of it
     if isinstance(node, ast.Attribute) or (
         # a local list made off an object's (`rows = [t.numel() // n for t in src.keys]`)
         isinstance(node, ast.Name) and node.id not in flow.params and node.id in flow.sources
@@ -1894,7 +1936,10 @@ def _not_tokens(name: str) -> bool:
     return bool(_OTHER_COUNT.search(name) or _BLOCK_HINT.search(name.rpartition(".")[2]))
 
 
-_BUDGET = re.compile(r"(bytes|budget|(^|_)gi?b$|(^|_)mem(ory)?$)")
+# (`local_buffer_size`, `segment_size`: the bytes of a region, as transfer stores size one)
+_BUDGET = re.compile(
+    r"(bytes|budget|(^|_)gi?b$|(^|_)mem(ory)?$|(buffer|segment|region|arena)_size$)"
+)
 
 
 def names_a_budget(name: str) -> bool:

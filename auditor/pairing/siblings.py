@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from auditor.evaluation import buffer_roles
 from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend import walk
@@ -25,7 +26,6 @@ from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, absolute
 from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, cpython_tree, def_node, file_tree
 from auditor.location import Location
-from auditor.pairing import buffer_roles
 from auditor.pairing.composed import bound_nodes, composed_site, shared_roots
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.sites import candidate_modules
@@ -395,8 +395,12 @@ def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
 
 
 def _allocated(book: RoleBook, cls: ClassInfo) -> set[str]:
+    """The storages a pool allocates; a flat region carved into others is theirs, not one."""
     facts = book.facts(cls)
-    return set(facts.allocated) if facts is not None else set()
+    if facts is None:
+        return set()
+    carved = set(facts.allocated) - facts.regions
+    return carved if carved else set(facts.allocated)
 
 
 def same_arguments(

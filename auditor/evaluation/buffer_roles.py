@@ -19,7 +19,8 @@ _ROLES = {"k": "k", "key": "k", "keys": "k", "v": "v", "value": "v", "values": "
 _PLACE = frozenset(
     "host device gpu cpu cuda swap pinned buf buffer buffers cache caches cached row rows l "
     "layer layers pool data page pages block blocks tensor tensors mirror snapshot store "
-    "storage staging per of by all draft target".split()
+    "storage staging per of by all draft target view views region regions arena slab slabs "
+    "wire spill offload shadow transfer remote local peer send recv".split()
 )
 _SCALES = frozenset("scale scales zero zeros sz".split())
 # said of a storage holding the whole cache (K and V together), where no name says K or V
@@ -27,7 +28,14 @@ _WHOLE = frozenset("kv bufs".split())
 
 
 def _words(name: str) -> list[str]:
-    return [w for w in re.split(r"[_\d]+", name.lower()) if w]
+    """The words of a name; `kcache`, `vbuf` (K or V run into a word of place) as two."""
+    words = []
+    for word in (w for w in re.split(r"[_\d]+", name.lower()) if w):
+        if word[0] in "kv" and word[1:] in _PLACE:
+            words.extend((word[0], word[1:]))
+        else:
+            words.append(word)
+    return words
 
 
 def role(name: str) -> tuple[str, frozenset[str]] | None:
@@ -51,14 +59,25 @@ def whole_role(name: str) -> frozenset[str] | None:
     return frozenset(rest - _PLACE - _WHOLE)
 
 
+def _either(name: str) -> tuple[str, frozenset[str]] | None:
+    """K or V as `role` reads it, else scales of the whole cache (`scale_store` beside
+    `k_store`, `v_store`: the scales of both); a whole cache beside K alone is no reading."""
+    said = role(name)
+    if said is not None:
+        return said
+    whole = whole_role(name)
+    return ("kv", whole) if whole is not None and "scale" in whole else None
+
+
 def matching(own: list[str], theirs: list[str]) -> dict[str, str] | None:
     """Each of `own` with the one of `theirs` holding the same, when the names pair every
     storage of either side with exactly one of the other: by K or V (and scales or not) when
     every name says K or V alone, else, when no name says K or V, by what else they say (the
-    whole cache, its scales); None otherwise."""
+    whole cache, its scales), else each by whichever of the two it says (`k_store`, `v_store`,
+    `scale_store`); None otherwise."""
     if not own or not theirs or len(own) != len(theirs):
         return None
-    for reading in (role, whole_role):
+    for reading in (role, whole_role, _either):
         mine = {n: reading(n) for n in own}
         other = {n: reading(n) for n in theirs}
         if None in mine.values() or None in other.values():

@@ -1,0 +1,3 @@
+from .memory_pool import TokenKVBuffers
+from .transfer import TransferRegistry
+from .setup import KVTransferSetup

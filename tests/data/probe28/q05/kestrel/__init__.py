@@ -1,0 +1,2 @@
+from .config import QuantKVConfig
+from .runtime import KVRuntime
