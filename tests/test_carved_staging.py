@@ -24,6 +24,7 @@ from auditor.frontend.behaviour import (
     Facts,
     constructor,
     methods_of,
+    names_a_budget,
     params_of,
     read_facts,
 )
@@ -398,3 +399,19 @@ def test_renamed_buffers_scaling_alike_with_a_free_parameter_are_compared(
     summary = report["summary"]
     assert (summary["pairs"], summary["pairs_compared"]) == (1, 1)
     assert one_pair_verdict(report) == ({("LA001", "wire_v")} if bug else set())
+
+
+@pytest.mark.parametrize(
+    "name, budget",
+    [
+        ("MooncakeStoreConfig.local_buffer_size", True),  # a region's bytes, as stores size one
+        ("segment_size", True),
+        ("arena_size", True),
+        ("budget_bytes", True),
+        ("page_size", False),  # tokens per page
+        ("buffer_slots", False),
+        ("block_size", False),
+    ],
+)
+def test_a_region_size_in_bytes_is_a_budget_not_a_count(name, budget):
+    assert names_a_budget(name) is budget

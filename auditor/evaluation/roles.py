@@ -517,13 +517,15 @@ class RoleBook:
             facts.object_classes[path] = klass
             reads: dict[str, set[str]] = {}
             for each in klass.mro():
-                tree = cpython_tree(each.module, self.trees)
+                properties = [
+                    m for m in each.methods.values() if m.is_property() and m.name not in reads
+                ]
+                tree = cpython_tree(each.module, self.trees) if properties else None
                 node = class_node(tree, each) if tree is not None else None
-                for member in each.methods.values():
-                    if member.is_property() and member.name not in reads:
-                        facts.object_properties.add(f"{path}.{member.name}")
-                        method = def_node(node.body, member.name) if node is not None else None
-                        reads[member.name] = _self_reads(method) if method is not None else set()
+                for member in properties:
+                    facts.object_properties.add(f"{path}.{member.name}")
+                    method = def_node(node.body, member.name) if node is not None else None
+                    reads[member.name] = _self_reads(method) if method is not None else set()
             for name in reads:
                 fields = _through_properties(name, reads)
                 facts.property_fields[f"{path}.{name}"] = {f"{path}.{f}" for f in fields}

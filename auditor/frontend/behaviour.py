@@ -509,10 +509,14 @@ class _Flow:
             and isinstance(node.value.generators[0].iter, ast.Call)
             and _dotted(node.value.generators[0].iter.func) == "range"
         }
+        self.carved: set[str] = set()  # the flat allocations views are carved from
         assignments = []
         for function in functions:
             for node in _walk(function):
-                if _is_allocation(node) or carved_view(node, self):
+                carved = carved_view(node, self)
+                if carved:
+                    self.carved.add(self.flat[_carved_base(node)])  # type: ignore[arg-type]
+                if carved or _is_allocation(node):
                     assert isinstance(node, ast.Call)
                     for arg in [*node.args, *(k.value for k in node.keywords)]:
                         self.sizing |= {k for n in _walk(arg) if (k := _key(n)) is not None}
@@ -776,12 +780,7 @@ def _read_facts(
     facts = Facts(by_name)
     facts.dtype_names = dtype_names
     facts.own = {k[5:] for k in flow.sources if k.startswith("self.")}
-    facts.regions = {  # the flat allocations views are carved from
-        whole[5:]
-        for function in functions
-        for node in _walk(function)
-        if carved_view(node, flow) and (whole := flow.flat[_carved_base(node)]).startswith("self.")  # type: ignore[arg-type]
-    }
+    facts.regions = {whole[5:] for whole in flow.carved if whole.startswith("self.")}
     for key, sources in flow.sources.items():  # `def num_layers(self): return cfg.groups`
         if key.startswith("self.") and _LAYER_HINT.search(key[5:]) and len(sources) == 1:
             facts.layer_named |= sources

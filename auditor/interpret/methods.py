@@ -6,6 +6,7 @@ from typing import Any
 
 from auditor import dtypes
 from auditor.interpret import environment, lanes
+from auditor.interpret.expressions import tensor_view
 from auditor.interpret.library import CallContext, first_unknown, numel, shape_of, unbind
 from auditor.interpret.values import (
     LANES_ACTIVE,
@@ -215,15 +216,8 @@ def _narrow(tensor: Tensor, args: list, kwargs: dict, ctx: CallContext) -> Any:
         return ctx.unknown(
             f"narrow({dim}, {start}, {length}) outside a dimension of {tensor.shape[dim]}"
         )
-    shape = (*tensor.shape[:dim], length, *tensor.shape[dim + 1 :])
-    return Tensor(
-        shape,
-        tensor.dtype,
-        numel(shape) * dtypes.itemsize(tensor.dtype),
-        ctx.location,
-        view_of=tensor.view_of if tensor.view_of is not None else tensor.ident,
-        device=tensor.device,
-    )
+    keys = [slice(None)] * dim + [slice(start, start + length)]
+    return tensor_view(ctx.interpreter, tensor, keys, ctx.location)  # (a slice clamps: checked)
 
 
 def _reinterpret(tensor: Tensor, dtype: Any, ctx: CallContext) -> Any:
