@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, 28 and 29, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -77,6 +77,19 @@ BUGGY = {
     "probe28/q02": {("LA001", "scale_spill")},
     # an offload mirror carved per item of a list of per-layer offsets, `.reshape(..., -1)`
     "probe28/q04": {("LA001", "host_v")},
+    # a wire buffer beside its cache, its V unsharded by `tp_ranks`: the value the building
+    # function's default gives (session 29)
+    "probe28/q06": {("LA001", "wire_v")},
+    # (session 29, a thirteenth probe written unseen) an offload tier's dtype table missing
+    # "auto" (reported before the session)
+    "probe29/r01": {("LA001", "kv_buffer")},
+    # a swap subclass of one base arena, both
+    # looked up in a module-level dict, allocating through a method, sized by module constants
+    "probe29/r04": {("LA001", "k_store")},
+    # a host shadow built by a `mirror_of` classmethod that does not forward `quantized`
+    "probe29/r05": {("LA003", "scales")},
+    # a staging area built by `from_hf_config` reading `q_lora_rank` for the latent width
+    "probe29/r07": {("LA001", "buf")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -97,10 +110,18 @@ CORRECT = [
     "probe25/p09f",
     "probe25/p10f",
     "probe28/q01",  # a staging arena carved per layer from slices retyped by a property's dtype
+    "probe28/q03",  # a registry region beside its pool, a function of plain parameters
+    "probe29/r02",
+    "probe29/r03",  # both tiers built by `from_config` classmethods, one from a byte budget
+    "probe29/r06",  # a swap space of its cache's pages, an enum layout the pack does not list
+    # the pool class a function chooses by the cache's dtype name, beside an offload store of a
+    # byte budget; the other class it may choose (its names not the store's) is evaluated
+    # alone, its free head count unresolved
+    "probe29/r08",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
-UNRESOLVED = {"probe22/p07": 2, "probe22/p07b": 2}
+UNRESOLVED = {"probe22/p07": 2, "probe22/p07b": 2, "probe29/r08": 4}
 
 
 def audit(name: str, capsys) -> dict:
@@ -145,6 +166,7 @@ CHECKS = sorted(
         "probe24",
         "probe25",
         "probe28",
+        "probe29",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

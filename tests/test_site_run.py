@@ -268,7 +268,12 @@ def _site_in(source: str, function: str):
     }
     module = SimpleNamespace(name="m", functions=functions, parsed=SimpleNamespace(tree=tree))
     return SimpleNamespace(
-        module=module, function=f"m.{function}", call=call, substituted={}, device_call=None
+        module=module,
+        function=f"m.{function}",
+        call=call,
+        substituted={},
+        device_call=None,
+        via_call=None,
     )
 
 

@@ -29,7 +29,10 @@ considered; one host mirroring the buffer is enough to stay silent, and so is a 
 names the buffer anywhere (`self.<buffer>`, `device_pool.<buffer>`: it mirrors it under another
 layout or flag). One exception: a host that copies the buffer at some config points and
 lacks it at another where the device holds it is reported at those points (the two sides decide
-the buffer by different conditions: a flag honoured on one side only, or two flags). A declared
+the buffer by different conditions: a flag honoured on one side only, or two flags). Another:
+a host that allocates the buffer only under a flag of its own (`if quantized: self.scales =
+...`) which the code building it, run to its call, does not pass (`Shadow.mirror_of(pool)`
+leaving `quantized` at its default) is reported where the device holds it. A declared
 host layout, which mirrors chosen buffers only, never makes the others count as missing. A point where some device buffer is unresolved is skipped: that
 buffer may be the same storage (an alias or a view).
 
@@ -69,6 +72,9 @@ class UnmirroredBuffer(Facts):
     assumed: str  # evaluate.assumed_text
     # the hosts hold it at other config points: not at these (a flag honoured on one side)
     elsewhere: bool = False
+    # the host allocates it behind this flag of its own, which the code building it leaves
+    # at its default (`Mirror.mirror_of(pool)` never passing `quantized`)
+    unpassed: str = ""
 
     def holds_for_any(self) -> tuple[str, ...]:
         return self.free
@@ -76,6 +82,17 @@ class UnmirroredBuffer(Facts):
     def sentence(self) -> str:
         name = self.buffer
         verb = "mirrors" if self.mirrors == 1 else "mirror"
+        if self.unpassed:
+            return (
+                f"{name}: device {self.device_class}.{name} holds {size_text(*self.size)} that "
+                f"{', '.join(self.hosts)} allocates only when its {self.unpassed} is set, and "
+                f"the code building it does not pass {self.unpassed} (its default stands): "
+                f"{self.arithmetic}; at {self.where} ({self.matching} of {self.feasible} config "
+                "points)"
+                + (f"; holds for any {', '.join(self.free)}" if self.free else "")
+                + self.demanded
+                + self.assumed
+            )
         if self.elsewhere:
             return (
                 f"{name}: device {self.device_class}.{name} holds {size_text(*self.size)} that "
@@ -177,6 +194,67 @@ def _missing_at_points(
     return found
 
 
+def _left_at_default(
+    mirrors: list[Evaluation], measured: set[str], taken: set[str]
+) -> dict[str, tuple[str, list]]:
+    """Buffers no host holds at any point, that a host allocates only under a flag of its own
+    (`if quantized: self.scales = ...`) which the code building it, run to its call, does not
+    pass, at the points where the device holds them: buffer -> (flag, cases). The host names
+    the buffer, so it is not missing by name; the call leaves it out."""
+    found: dict[str, tuple[str, list]] = {}
+    for evaluation in mirrors:
+        for point in evaluation.feasible:
+            if point.passed is None or not all(f.resolved for f in point.device.values()):
+                continue
+            for name, figure in point.device.items():
+                if name in measured or name in taken or name in point.host:
+                    continue
+                if not (figure.bytes_per_token_per_layer or figure.bytes_per_token):
+                    continue
+                flag = _gating_flag(evaluation.host, name)
+                if flag is not None and flag not in point.passed:
+                    found.setdefault(name, (flag, []))[1].append((evaluation, point, figure))
+    return found
+
+
+def _gating_flag(host: ClassInfo, buffer: str) -> str | None:
+    """The constructor parameter an `if` of the host's `__init__` tests (`if quantized:`, `if
+    self.quantized:`) around the only assignment of an allocation to `self.<buffer>`; None
+    when there is no such one flag."""
+    init = host.find_method("__init__")
+    if init is None:
+        return None
+    params = {p.name.value for p in init.node.params.params[1:]}
+    params |= {p.name.value for p in init.node.params.kwonly_params}
+    flags = set()
+    for node in _walk(init.node.body):
+        if not isinstance(node, cst.If):
+            continue
+        tested = {
+            part.value if isinstance(part, cst.Name) else part.attr.value
+            for part in _walk(node.test)
+            if isinstance(part, cst.Name)
+            or (
+                isinstance(part, cst.Attribute)
+                and isinstance(part.value, cst.Name)
+                and part.value.value == "self"
+            )
+        } & params
+        if len(tested) != 1:
+            continue
+        for inner in _walk(node.body):
+            if isinstance(inner, cst.Assign) and any(
+                isinstance(t.target, cst.Attribute)
+                and isinstance(t.target.value, cst.Name)
+                and t.target.value.value == "self"
+                and t.target.attr.value == buffer
+                for t in inner.targets
+            ):
+                if isinstance(inner.value, cst.Call):
+                    flags |= tested
+    return next(iter(flags)) if len(flags) == 1 else None
+
+
 def _where(evaluation: Evaluation, points: list) -> str:
     """The config points of one pair where the buffer goes unmirrored, as a condition."""
     varied = evaluation.varied
@@ -205,10 +283,12 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
                 if figure.bytes_per_token_per_layer or figure.bytes_per_token:
                     cases.setdefault(name, []).append((evaluation, point, figure))
     partial = _missing_at_points(mirrors, mirrored_by, set(cases), settings)
+    unpassed = _left_at_default(mirrors, measured, set(cases) | set(partial))
     device = group[0].device
     hosts = tuple(sorted({e.host.name for e in mirrors}))
     findings = []
     every = [(n, f, False) for n, f in cases.items()] + [(n, f, True) for n, f in partial.items()]
+    every += [(n, f, False) for n, (_, f) in unpassed.items()]
     for name, found, elsewhere in sorted(every, key=lambda item: (item[2], item[0])):
         named = tuple(sorted({e.host.name for e, _, _ in found})) if elsewhere else hosts
         # the figure shown is the first at the pack's own values: a host class evaluated at
@@ -233,6 +313,7 @@ def _check_one(group: list[Evaluation], settings: Settings) -> list[Finding]:
             demanded=demanded_text(evaluation),
             assumed=assumed_text([p for _, p, _ in found]),
             elsewhere=elsewhere,
+            unpassed=unpassed[name][0] if name in unpassed else "",
         )
         findings.append(
             Finding(

@@ -33,7 +33,10 @@ def device_counterpart(
     mapped = settings.buffer_map.get(name)
     if not mapped or not all(n in device for n in mapped):
         if any(_named(n, device, settings) for n in host):
-            return None  # a host naming the device's buffers mirrors them by name only
+            # a host naming the device's buffers mirrors them by name, and the rest only where
+            # the rest pair one to one by what their names hold (`k_data`, `v_data` for
+            # `k_buffer`, `v_buffer` beside `k_scale`, `v_scale` of both)
+            return _rest_by_role(name, device, host, settings)
         sole = _sole_storage(name, device, host)
         return sole if sole is not None else _same_role(name, device, host)
     if all(n in host for n in mapped):
@@ -119,6 +122,19 @@ def _sole_storage(
     own = [n for n, figure in host.items() if _grows(figure)]
     theirs = [figure for figure in device.values() if _grows(figure)]
     return theirs[0] if own == [name] and len(theirs) == 1 else None
+
+
+def _rest_by_role(
+    name: str, device: dict[str, BufferFigure], host: dict[str, BufferFigure], settings
+) -> BufferFigure | None:
+    own = [n for n, f in host.items() if _grows(f) and not _named(n, device, settings)]
+    theirs = [n for n, f in device.items() if _grows(f) and n not in host]
+    if name not in own or len(own) != len(theirs):
+        return None
+    matched = buffer_roles.matching(own, theirs)
+    if matched is None or set(matched) != set(own) or set(matched.values()) != set(theirs):
+        return None
+    return device[matched[name]]
 
 
 def _same_role(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,8 @@ from auditor.evaluation import buffer_roles
 from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
 from auditor.evaluation.matrix import (
-    OBJECT_SAMPLES,
+    BUDGET_SAMPLES,
+    DISTINCT_SAMPLES,
     Dimension,
     dimensions,
     explore,
@@ -36,6 +38,7 @@ from auditor.evaluation.site_run import (
     callers_objects,
     composed_run,
     other_host,
+    run_defaults,
     run_device,
     run_parameters,
     run_site,
@@ -44,7 +47,7 @@ from auditor.evaluation.site_run import (
 )
 from auditor.evaluation.size_claims import claimed_size
 from auditor.evaluation.slots import per_slot, slot_ratio
-from auditor.frontend.behaviour import UNSAID_BLOCK
+from auditor.frontend.behaviour import UNSAID_BLOCK, names_a_budget
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import NamesRead, code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
@@ -57,7 +60,7 @@ from auditor.interpret.lanes import (
     Watch,
     lane_view,
 )
-from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState
+from auditor.interpret.machine import ConfigPoint, Interpreter, ModuleState, StandInSample
 from auditor.interpret.namespaces import DEFERRED
 from auditor.interpret.scopes import Frame
 from auditor.interpret.values import (
@@ -749,6 +752,12 @@ class PoolEvaluator:
             dims.update(platform[1])
         if host_cls is not None or site is not None:  # values a factory needs to pick it
             dims.update(host_values_of(host_cls or site.host, self.settings))
+        given = dict(self.roles.given.get((id(device_cls), id(host_cls)), {}))
+        if composed:  # the run function's defaults (`def start(width=128)`)
+            given.update(run_defaults(site))
+        for name, value in given.items():  # siblings: the building function's default
+            if name in dims and dims[name].free:
+                dims[name] = Dimension(name, (value,))
         results: list[PointResult] = []
         read: set[str] = set()
         ran: dict[tuple, tuple[PointResult, set[str], set]] = {}  # a later round's repeats
@@ -770,28 +779,62 @@ class PoolEvaluator:
         self.pending = set()
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         demanded: dict[str, list[Any]] = {}
-        for _ in range(DEMAND_ROUNDS):  # values the code demands, when the matrix has none
-            if truncated or any(r.infeasible is None and r.failure is None for r in results):
+
+        def demand_rounds(points, varied, truncated):
+            for _ in range(DEMAND_ROUNDS):  # values the code demands, when the matrix has none
+                if truncated or any(r.infeasible is None and r.failure is None for r in results):
+                    break
+                extra = demanded_values(dims, self.demands)
+                if not extra:
+                    break
+                for name, values in extra.items():
+                    dims[name] = replace(dims[name], values=dims[name].values + tuple(values))
+                    demanded.setdefault(name, []).extend(values)
+                self.demands = set()
+                points, varied, truncated = explore(dims, run, self.limits.max_config_points)
+            return points, varied, truncated
+
+        points, varied, truncated = demand_rounds(points, varied, truncated)
+        given = 0  # stand-ins' attributes given a value so far
+
+        def pending_rounds(points, varied, truncated):
+            nonlocal given
+            for _ in range(DEMAND_ROUNDS if composed else 0):
+                # composed.py: attributes of the stand-ins that the function (not either
+                # pool) reads (`m.v_head_dim` in `Layout.for_prefill(s)`), sampled
+                extra = _leaves(self.pending, stand_in_paths(site)) - set(dims)
+                if truncated or not extra:
+                    break
+                # one value each: both pools read it at the point, and the points stay few;
+                # each its own, so that a pool reading one attribute for another shows
+                # (`q_lora_rank` for `kv_lora_rank`); a dtype by its name (`torch_dtype`): the
+                # pack's first
+                dtypes = tuple(self.settings.default_dtypes[:1])
+                for name in sorted(extra):
+                    number = DISTINCT_SAMPLES[given % len(DISTINCT_SAMPLES)]
+                    given += 1
+                    if _PARALLEL.search(name.rpartition(".")[2]):  # `tp_size`: what heads are
+                        number = 2  # divided by; a large sample would leave none
+                    elif names_a_budget(name):  # `offload_bytes`: room for many rows
+                        number = BUDGET_SAMPLES[0]
+                    sample = dtypes if _names_dtype(name) else (StandInSample(number),)
+                    dims[name] = Dimension(name, sample)
+                results.clear()
+                read.clear()
+                self.demands = set()
+                points, varied, truncated = explore(dims, run, self.limits.max_config_points)
+            return points, varied, truncated
+
+        points, varied, truncated = pending_rounds(points, varied, truncated)
+        for _ in range(DEMAND_ROUNDS if given else 0):
+            # what the code demands of those (`if cfg.cache_dtype == "int8"` choosing the
+            # class built, `raise ValueError(layout)`): their samples may be refused
+            # everywhere; then what the paths the demanded values open read, in turn
+            before = sum(len(v) for v in demanded.values()), given
+            points, varied, truncated = demand_rounds(points, varied, truncated)
+            points, varied, truncated = pending_rounds(points, varied, truncated)
+            if (sum(len(v) for v in demanded.values()), given) == before:
                 break
-            extra = demanded_values(dims, self.demands)
-            if not extra:
-                break
-            for name, values in extra.items():
-                dims[name] = replace(dims[name], values=dims[name].values + tuple(values))
-                demanded.setdefault(name, []).extend(values)
-            self.demands = set()
-            points, varied, truncated = explore(dims, run, self.limits.max_config_points)
-        for _ in range(DEMAND_ROUNDS if composed else 0):
-            # composed.py: attributes of the stand-ins that the function (not either pool) reads
-            # (`m.v_head_dim` in `Layout.for_prefill(s)`): sampled as a pool's object's are
-            extra = _leaves(self.pending, stand_in_paths(site)) - set(dims)
-            if truncated or not extra:
-                break
-            # one value each: both pools read it at the point, and the points stay few
-            dims.update((name, Dimension(name, OBJECT_SAMPLES[:1])) for name in sorted(extra))
-            results.clear()
-            read.clear()
-            points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         # `explore` may re-key points when new dimensions appear; keep the last result per point
         by_key: dict[tuple, PointResult] = {}
         for result in results:
@@ -816,6 +859,16 @@ class PoolEvaluator:
             demanded={name: tuple(values) for name, values in demanded.items()},
             platform=(platform[0], tuple(platform[1])) if platform is not None else None,
         )
+
+
+# names of parallel degrees (`tp_size`, `world_size`, `num_shards`): divisors of head counts
+_PARALLEL = re.compile(r"(^|_)(tp|pp|dp|ep|cp|world|shards?|parallel)(_|$)")
+
+
+def _names_dtype(path: str) -> bool:
+    """Does an attribute's name say it holds a torch dtype (`torch_dtype`, `dtype`)? (Not
+    `cache_dtype`: often text, `"auto"`, `"int8"`, which the code compares it with.)"""
+    return path.rpartition(".")[2] in ("dtype", "torch_dtype")
 
 
 def _held_blocks(builds: list, block: str | None) -> list[int | None] | None:
@@ -879,7 +932,7 @@ def demanded_values(dims: dict[str, Dimension], demands: set[tuple[str, Any]]) -
         dim = dims.get(name)
         if dim is None or dim.free or not dim.values or literal in dim.values:
             continue
-        if type(literal) is not type(dim.values[0]):
+        if type(literal) is not type(dim.values[0]) and type(dim.values[0]) is not StandInSample:
             continue
         values = extra.setdefault(name, [])
         if len(values) < DEMANDED_PER_DIMENSION:

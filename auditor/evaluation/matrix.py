@@ -43,6 +43,31 @@ OTHER_TEXT = "(other)"
 # an attribute of a config nothing types (a dict's key, an untyped object's): head dims and
 # group sizes of 128 are common (`d + d // 128 * 4`), so one sample reaches them
 OBJECT_SAMPLES = (128, 64)
+# attributes of a stand-in a composed run reads with no value, one each, each its own: equal
+# values would hide a pool reading one for another (`q_lora_rank` for `kv_lora_rank`);
+# multiples of 16, the first the common 128
+DISTINCT_SAMPLES = (128, 64, 96, 160, 192, 224, 80, 112, 144, 176, 208, 240)
+# a parameter that divides another (`heads // shards`, a shard count): samples larger than
+# what it divides would leave nothing (8 heads // 16 = 0), and zero bytes compare as agreeing;
+# small ones keep both sides' figures. (An object's attribute keeps OBJECT_SAMPLES: there a
+# divisor is as often an alignment, `-(-d // cfg.align) * cfg.align`, that 1 or 2 never shows.)
+DIVISOR_SAMPLES = (1, 2)
+
+
+def _other_kind(param: cst.Param, values: list) -> bool:
+    """Is the parameter's default of another kind than every value listed for its name: an
+    attribute (`KVLayout.NHD`) where the list holds literals, or a literal of another type?"""
+    if param.default is None or not values:
+        return False
+    if isinstance(param.default, cst.Attribute):
+        return all(isinstance(v, (str, int, float, bool)) for v in values)
+    if isinstance(param.default, (cst.Integer, cst.Float, cst.SimpleString)):
+        try:
+            default = ast.literal_eval(cst.Module([]).code_for_node(param.default))
+        except (ValueError, SyntaxError):
+            return False
+        return all(type(v) is not type(default) for v in values)
+    return False
 
 
 def constructor_parameters(cls: ClassInfo) -> list[cst.Param]:
@@ -102,7 +127,16 @@ def dimensions(
             name = param.name.value
             if name in fixed or name in found or name in own_fixed:
                 continue
-            if name in settings.matrix:
+            unnamed = roles is not None and not roles.named(cls)
+            if name in settings.matrix and unnamed and _other_kind(param, settings.matrix[name]):
+                # the pack's `layout` strings for a class defaulting to its own enum member
+                # (`layout=KVLayout.NHD`): values of another parameter, not of this one
+                dimension = by_use(name, roles.facts(cls), settings, cls)
+                if dimension is None:
+                    dimension = enum_members(param, cls, roles.index)
+                if dimension is not None:
+                    found[name] = dimension
+            elif name in settings.matrix:
                 values = tuple(settings.matrix[name])
                 if roles is not None and not roles.named(cls):  # the pack's values are for
                     flag = by_use(name, roles.facts(cls), settings, cls)  # its engine's classes
@@ -294,6 +328,8 @@ def by_use(
         not annotation and name in facts.numeric
     ):
         samples = BUDGET_SAMPLES if names_a_budget(name) else INT_SAMPLES
+        if name in facts.divisors and samples is INT_SAMPLES and "." not in name:
+            samples = DIVISOR_SAMPLES
         return Dimension(name, samples, free=True)
     return None
 

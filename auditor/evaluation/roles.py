@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from auditor.evaluation.matrix import parameter_names
 from auditor.frontend import walk
@@ -75,6 +76,9 @@ class RoleBook:
         self._plain: dict[int, Facts] = {}  # facts before objects_as_parameters
         self._pools_taken: dict[int, str] = {}  # a host's device parameter: no config object
         self._helper_modules: dict[int, list] = {}  # modules of the helpers read as its own
+        # (device, sibling in the host's place) -> values the function building both gives
+        # parameters nothing else gives (pairing/siblings.py site_defaults)
+        self.given: dict[tuple[int, int], dict[str, Any]] = {}
 
     def facts(self, cls: ClassInfo) -> Facts | None:
         """What the class's methods (its MRO) do with its constructor's parameters."""

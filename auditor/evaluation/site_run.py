@@ -11,6 +11,7 @@ computed. Python only (dicts, tuples, calls): nothing here is specific to one en
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -182,6 +183,25 @@ def run_parameters(site: ConstructionSite) -> list[str]:
     return [p.name.value for p in [*params.params, *params.kwonly_params]]
 
 
+def run_defaults(site: ConstructionSite) -> dict[str, Any]:
+    """The literal defaults (numbers, strings, flags) of the parameters of the function run
+    for a composed site: what the code builds both pools with when its callers say nothing."""
+    function = enclosing_function(site)
+    if function is None or not runnable(site):
+        return {}
+    params = function.node.params
+    found = {}
+    for param in [*params.params, *params.kwonly_params]:
+        if isinstance(param.default, (cst.Integer, cst.Float, cst.SimpleString, cst.Name)):
+            try:
+                value = ast.literal_eval(code_of(param.default))
+            except (ValueError, SyntaxError):
+                continue
+            if isinstance(value, (bool, int, float, str)):
+                found[param.name.value] = value
+    return found
+
+
 def run_site(
     site: ConstructionSite,
     interpreter: Interpreter,
@@ -227,7 +247,8 @@ def _run(
         name = param.name.value
         if name == pool:
             kwargs[name] = device
-        elif name in site.roots:  # composed.py: what both pools are built from, a stand-in
+        elif name in site.roots and _read_as_object(site, function, name):  # composed.py:
+            # what both pools are built from, an object: a stand-in
             path = dict(site.stand_ins).get(name) or stand_in_path(param)
             klass = interpreter.index.resolve_static(function.module, path.partition(".")[0])
             klass = klass if isinstance(klass, ClassInfo) and "." not in path else None
@@ -269,6 +290,34 @@ def _run(
     return _construct(site, interpreter, values, reached, branches, varied, settings, objects)
 
 
+def _read_as_object(site: ConstructionSite, function: FunctionInfo, name: str) -> bool:
+    """Does the function read attributes off its parameter (`s.head_dim`) or pass it whole to
+    a pool's config-object parameter? Else it holds one value (`page_size: int = 1`, a dtype,
+    `v_head_dim=None`): the point's, or its default, as any other parameter."""
+    if name in dict(site.stand_ins):
+        return True
+    key = id(function.node)
+    if key not in _ATTRIBUTE_ROOTS:
+        visitor = _AttributeRoots()
+        function.node.body.visit(visitor)
+        _ATTRIBUTE_ROOTS[key] = (function.node, frozenset(visitor.roots))
+    return name in _ATTRIBUTE_ROOTS[key][1]
+
+
+_ATTRIBUTE_ROOTS: dict[int, tuple[cst.CSTNode, frozenset[str]]] = {}  # (node kept: ids stay)
+
+
+class _AttributeRoots(cst.CSTVisitor):
+    """The names attributes are read off (`s` of `s.head_dim`)."""
+
+    def __init__(self) -> None:
+        self.roots: set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name):
+            self.roots.add(node.value.value)
+
+
 def stand_in_path(param: cst.Param) -> str:
     """The path a parameter's stand-in reads config values under: its annotation's class, else
     `config` (behaviour.object_path, as for a pool's config objects)."""
@@ -307,7 +356,13 @@ def run_device(
     function = enclosing_function(site)
     assert function is not None and site.device_call is not None
     shadow = dataclasses.replace(
-        site, host=device_cls, call=site.device_call, device_call=None, device_text=None
+        site,
+        host=device_cls,
+        call=site.device_call,
+        via_call=site.device_via_call,
+        device_via_call=None,
+        device_call=None,
+        device_text=None,
     )
     return _run(shadow, function, interpreter, values, None, varied, None, objects, defaults=True)
 
@@ -479,10 +534,11 @@ class _Path(cst.CSTVisitor):
 
 def _path_to(site: ConstructionSite, root: cst.CSTNode) -> frozenset[int]:
     """The nodes from `root` down to the site's call (remembered on the site)."""
-    key = ("<path>", id(root), id(site.call))
+    target = site.via_call if site.via_call is not None else site.call
+    key = ("<path>", id(root), id(target))
     memo = site.substituted
     if key not in memo:
-        visitor = _Path(site.call)
+        visitor = _Path(target)
         root.visit(visitor)
         memo[key] = visitor.found
     return memo[key]

@@ -86,6 +86,9 @@ PER_LAYER_BYTES = re.compile(
     # or over another list (`[torch.empty((n, r)) for r in self.row_bytes]`, a device's rows)
     rb"|\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+[\w.]+\s*\]"
     rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*(?:len\(\s*)?[\w.]*(?i:layer|depth)"
+    # or of its own method's allocations (`[self._alloc(self._k_shape()) for _ in range(n)]`,
+    # shape_methods reads what the method allocates)
+    rb"|\[\s*self\.\w+\([^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
     # or a view appended (`self.keys.append(part.view(dtype).view(n, h, d))`): a flat region
     # carved per layer (carved_view)
     rb"|\.append\(\s*[\w.]+(?:\[[^\]\n]*\])?\.view\("
@@ -137,6 +140,7 @@ class Facts:
     dtype_params: set[str] = field(default_factory=set)  # passed as dtype=, compared to dtypes
     dtype_names_params: set[str] = field(default_factory=set)  # `getattr(torch, name)`: a name
     numeric: set[str] = field(default_factory=set)  # in arithmetic, shapes or ranges
+    divisors: set[str] = field(default_factory=set)  # dividing (`heads // shards`)
     read_attributes: dict[str, set[str]] = field(default_factory=dict)  # param: `p.x` names
     dtype_names: frozenset[str] = frozenset()  # module constants holding torch dtypes
     called: set[str] = field(default_factory=set)  # parameters called (classes, factories)
@@ -1136,6 +1140,11 @@ def shape_methods(
             value = _single_return(function)
             if isinstance(value, (ast.Tuple, ast.List)):
                 shapes[function.name] = function
+            elif function in functions and _returned_allocation(function) is not None:
+                # its own method only allocating (`def _alloc(self, shape): return
+                # torch.empty(shape, dtype=self.dtype)`): seen where it is called, as a
+                # local allocating function is (local_allocators)
+                shapes[function.name] = function
     plain = plain or {}
     if not shapes and not plain:
         return functions
@@ -1243,6 +1252,10 @@ class _ShapesInlined(ast.NodeTransformer):
         if not _shape_call(node, self.shapes):
             return node
         method = self.shapes[node.func.attr]  # type: ignore[attr-defined]
+        if node.func.value.id not in ("self", "cls") and not isinstance(  # type: ignore
+            _single_return(method), (ast.Tuple, ast.List)
+        ):
+            return node  # another object's allocating method: its own attributes
         static = any(_dotted(d) == "staticmethod" for d in method.decorator_list)
         value = _returned_by(method, node, skip=0 if static else 1)  # (`self`, `cls`)
         return ast.copy_location(value, node) if value is not None else node
@@ -1389,6 +1402,8 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         _note_helper(node, flow, facts)
     if isinstance(node, ast.BinOp):
         facts.numeric |= flow.of(node.left) | flow.of(node.right)
+        if isinstance(node.op, (ast.FloorDiv, ast.Div)):
+            facts.divisors |= flow.of(node.right)
     if isinstance(node, ast.Compare):
         _note_dtype_compare(node, flow, facts)
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -1439,6 +1454,11 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
         return found
     if isinstance(node, ast.Name) and node.id in flow.ranged and node.id not in flow.params:
         return _range_params(flow.ranged[node.id], flow, facts)  # one item per step of it
+    listed = _listed_parameter(node, flow)
+    if listed is not None:  # `for _ in self.layer_ids` after `self.layer_ids = list(ids)`:
+        facts.lengths.add(listed)  # one per id of a list parameter, as `len(ids)` leading
+        facts.strong_lengths.add(listed)
+        return {listed}
     if isinstance(node, ast.Attribute) or (
         # a local list made off an object's (`rows = [t.numel() // n for t in src.keys]`)
         isinstance(node, ast.Name) and node.id not in flow.params and node.id in flow.sources
@@ -1446,6 +1466,25 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
         facts.per_item |= flow.of(node)
         return {"." + name for name in flow.of(node)}  # marks the loop, never a parameter
     return set()
+
+
+def _listed_parameter(node: ast.AST, flow: _Flow) -> str | None:
+    """The parameter a loop iterates when it is one the constructor keeps as a copy (`for _
+    in self.layer_ids` after `self.layer_ids = list(layer_ids)`), named for layers: the list
+    of ids a stage holds. None for anything else (a mirror's loop over another object's list
+    is per item, not this)."""
+    if not isinstance(node, ast.Attribute) or _key(node) is None:
+        return None
+    value = flow.path(node)
+    for _ in range(3):
+        copy = _sequence_copy(value)
+        if copy is None:
+            break
+        value = flow.path(copy)
+    if isinstance(value, ast.Name) and value.id in flow.params and value is not node:
+        if "layer" in value.id.lower():  # (`layer_ids`, `layers`)
+            return value.id
+    return None
 
 
 def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> None:
@@ -1766,8 +1805,13 @@ def _count_like(param: Param, facts: Facts) -> bool:
         return False
     if facts.flags.get(param.name) and all(isinstance(v, str) for v in facts.flags[param.name]):
         return False
-    if param.annotation is None:
-        return param.default is None or re.fullmatch(r"-?\d+|None", param.default) is not None
+    if param.annotation is None:  # (or a module constant: `depth=NUM_LAYERS`)
+        if param.default is not None and param.default in facts.dtype_names:
+            return False
+        return (
+            param.default is None
+            or re.fullmatch(r"-?\d+|None|[A-Z][A-Z0-9_]*", param.default) is not None
+        )
     return param.annotation.replace(" ", "") in {t.replace(" ", "") for t in _COUNT_TYPES}
 
 
@@ -1874,6 +1918,9 @@ def _tokens_along(
     block_candidates |= {a for a in facts.own if _BLOCK_HINT.search(a)}
     for name in [n for n in token_votes if _not_tokens(n) and n not in token_hints]:
         del token_votes[name]
+    # the layer count, read by a kept count (`self.max_tokens = budget // (row * num_layers)`),
+    # counts no tokens
+    token_votes.pop(layers, None)
     for name in token_votes:
         if name in token_hints or _TOKEN_HINT.search(name):
             token_votes[name] += 2
@@ -1900,7 +1947,15 @@ def _tokens_along(
         if layers not in counts or budgets:  # a host (its own count, computed from its
             (attribute,) = attributes  # device), or a pool sized by a byte budget
             evidence = f"tokens along self.{attribute}"
-            return Roles(None, layers, None, evidence, attribute, budget=bool(budgets))
+            kept = None  # pages of a size it keeps (`self.page_size = gpu.page_size`); a
+            # budget's rows are measured as held (measure.py), whatever they are
+            paged = re.search(r"(block|page)s$", attribute) and not _BLOCK_HINT.search(attribute)
+            if paged and not budgets and not any(names_a_budget(p) for p in facts.params):
+                own = {a for a in block_candidates - {attribute} if a in facts.own}
+                kept = min(own, default=None)
+                if kept is not None:
+                    evidence += f" (blocks of {kept} tokens)"
+            return Roles(None, layers, kept, evidence, attribute, budget=bool(budgets))
     if tokens is None or tokens == layers:
         return None
     block = None

@@ -125,6 +125,7 @@ class CachedEvaluations:
             ],
             site.key() if site is not None else None,
             self.evaluator.roles.key(device, host, site.host if site is not None else None),
+            sorted(self.evaluator.roles.given.get((id(device), id(host)), {}).items()),
         )
 
     def recorded(

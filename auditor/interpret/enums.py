@@ -12,6 +12,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.frontend.index import ClassInfo
+from auditor.interpret.control import Infeasible
 from auditor.interpret.values import Instance, Unknown, is_unknown
 
 _ENUM_BASES = ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag")
@@ -87,4 +88,5 @@ def lookup(interpreter, cls: ClassInfo, args: list, location) -> Any:
             return Unknown(text, location, cause=value)
         if type(value) is type(wanted) and value == wanted:
             return member
-    return Unknown(f"{wanted!r} is not a value of {cls.name}", location)
+    # as Python does (`ValueError`): decided by the value, so the point is refused
+    raise Infeasible(f"{wanted!r} is not a value of {cls.name} (ValueError)", location)

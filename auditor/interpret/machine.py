@@ -43,6 +43,13 @@ from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.location import Location
 
 
+class StandInSample(int):
+    """A number a composed run gives an attribute of a stand-in nothing says the type of
+    (evaluate.py): compared with text, it demands that text (ConfigPoint._compared)."""
+
+    __slots__ = ()
+
+
 class ConfigPoint:
     """The config values of one point; records which ones the code actually read."""
 
@@ -82,6 +89,12 @@ class ConfigPoint:
 
     def _compared(self, value: Any, literal: Any, lane: int | None) -> None:
         kind = type(literal)
+        if type(value) is StandInSample and kind is str:  # a number standing in for what
+            # the code compares with text (`cfg.cache_dtype == "int8"`): it may be that text
+            for name in self.reads:
+                if self.values[name] is value:
+                    (self.lane_demands if lane else self.demands).add((name, literal))
+            return
         if kind is not type(value) or kind not in (int, str) or value == literal:
             return
         for name in self.reads:  # a dimension the code read, holding that value

@@ -152,6 +152,7 @@ def composed_site(
     other: tuple[ClassInfo, ast.Call],
     roots: frozenset[str],
     objects: tuple[dict[str, str], dict[str, str]] = ({}, {}),
+    through: tuple[bool, bool] = (False, False),
 ) -> ConstructionSite | None:
     """The site of `other`'s call, run through the module-level function holding both calls,
     the device built at its own call there (`device`: class, call, the name its result is
@@ -179,8 +180,25 @@ def composed_site(
         module.parsed.tree.visit(visitor)
     if len(visitor.found) != 2:
         return None
-    cst_device = visitor.found[(device_call.lineno, device_call.col_offset + 1)]
-    cst_host = visitor.found[(host_call.lineno, host_call.col_offset + 1)]
+    # `through`: a call of a classmethod returning `cls(...)` (`Mirror.mirror_of(pool,
+    # ratio)`): the run reaches that call through it, and it is reported here
+    calls_made = []
+    for call, cls, through_it in (
+        (device_call, device_cls, through[0]),
+        (host_call, host, through[1]),
+    ):
+        outer = visitor.found[(call.lineno, call.col_offset + 1)]
+        inner = None
+        if through_it:
+            if not isinstance(outer.func, cst.Attribute):
+                return None
+            inner = classmethod_call(cls, outer.func.attr.value)
+            if inner is None:
+                return None
+        calls_made.append((outer, inner))
+    (device_outer, device_inner), (outer, inner) = calls_made
+    cst_device = device_inner if device_inner is not None else device_outer
+    cst_host = inner if inner is not None else outer
     names = parameter_names(host)
     arguments: dict[str, cst.BaseExpression] = {}
     for position, arg in enumerate(cst_host.args):
@@ -197,8 +215,8 @@ def composed_site(
     }
     parsed = module.parsed
     calls = [
-        (bound_nodes(device_call, device_cls) or {}, objects[0]),
-        (bound_nodes(host_call, host) or {}, objects[1]),
+        (bound_nodes(device_call, device_cls) or {} if device_inner is None else {}, objects[0]),
+        (bound_nodes(host_call, host) or {} if inner is None else {}, objects[1]),
     ]
     return ConstructionSite(
         host=host,
@@ -210,12 +228,38 @@ def composed_site(
         device_parameter=None,
         device_text=bound if bound is not None and bound.isidentifier() else None,
         path=module.path,
-        location=parsed.location(cst_host),
+        location=parsed.location(outer),
         written=tuple(sorted((n, code_of(e)) for n, e in arguments.items())),
         local_names=frozenset(local | parameters),
         parameters=frozenset(parameters),
         device_call=cst_device,
-        device_at=str(parsed.location(cst_device)),
+        via_call=outer if inner is not None else None,
+        device_via_call=device_outer if device_inner is not None else None,
+        device_at=str(parsed.location(device_outer)),
         roots=roots,
         stand_ins=root_object_paths(function, roots, calls),
     )
+
+
+def classmethod_call(cls: ClassInfo, name: str) -> cst.Call | None:
+    """The `cls(...)` call a classmethod of the class ends by returning (`def mirror_of(cls,
+    pool, ratio): ...; return cls(n, pool.n_layers, ...)`), whatever it computes before; None
+    for another method."""
+    method = cls.find_method(name)
+    if method is None or "classmethod" not in method.decorators:
+        return None
+    params = method.node.params.params
+    body = method.node.body
+    if not params or not isinstance(body, cst.IndentedBlock) or not body.body:
+        return None
+    last = body.body[-1]
+    if not isinstance(last, cst.SimpleStatementLine) or len(last.body) != 1:
+        return None
+    returned = last.body[0]
+    if not isinstance(returned, cst.Return) or not isinstance(returned.value, cst.Call):
+        return None
+    call = returned.value
+    first = params[0].name.value
+    if not isinstance(call.func, cst.Name) or call.func.value != first:
+        return None
+    return call

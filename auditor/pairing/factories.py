@@ -31,7 +31,7 @@ def returned_classes(
     function.node.body.visit(local)
     inner = FunctionScope(finder.index, function.module, local.bound)
     found: list[tuple[ClassInfo, str]] = []
-    for value in _returned_values(function.node):
+    for value in returned_values(function.node):
         if position is not None:
             if not isinstance(value, cst.Tuple) or position >= len(value.elements):
                 continue
@@ -63,7 +63,7 @@ class _Returns(cst.CSTVisitor):
             self.values.append(node.value)
 
 
-def _returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
+def returned_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
     """What the function returns; once per function (the factory search asks in rounds)."""
     table = MEMOS.returns
     found = table.get(id(function))
@@ -94,7 +94,7 @@ def factories_in(module: ModuleInfo, names: set[str]) -> set[str]:
     for statement in tree.body:
         if not isinstance(statement, cst.FunctionDef):
             continue
-        for value in _returned_values(statement):
+        for value in returned_values(statement):
             parts = value.elements if isinstance(value, cst.Tuple) else [value]
             for part in parts:
                 node = part.value if isinstance(part, cst.Element) else part

@@ -22,13 +22,30 @@ from auditor.evaluation import buffer_roles
 from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend import walk
-from auditor.frontend.index import ClassInfo, ModuleInfo, ProjectIndex, absolute_module
+from auditor.frontend.index import (
+    ClassInfo,
+    FunctionInfo,
+    ModuleInfo,
+    ProjectIndex,
+    absolute_module,
+)
 from auditor.frontend.parse import ParsedModule
 from auditor.frontend.scope import class_node, cpython_tree, def_node, file_tree
 from auditor.location import Location
-from auditor.pairing.composed import bound_nodes, composed_site, shared_roots
+from auditor.pairing.composed import (
+    bound_nodes,
+    classmethod_call,
+    composed_site,
+    parameter_roots,
+    shared_roots,
+)
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
+from auditor.pairing.factories import returned_values
 from auditor.pairing.sites import candidate_modules
+
+RUN_THROUGH = "run through "  # how: a classmethod building the class, run (composed.py)
+RETURNING = " returning cls(...)"  # how: a classmethod only returning `cls(...)`, read
+CHOSEN = "chosen by "  # how: a class a function returns into a local (`pool_cls = pick()`), run
 
 # A call, the device class it builds, the branches it lies in (id of the `if`, arm), and the
 # name its result is bound to (`cache = Pool(...)`) if any, and how it builds the class
@@ -54,32 +71,47 @@ def sibling_pairs(
     host_ids = {id(h) for h in hosts}
     found: list[Pair] = []
 
-    registered = _registered(devices)
+    registered = {k: (c, "a decorator") for k, c in _registered(devices).items()}
     keys = {name: [] for name in registered}
 
     def builds_two(module: ParsedModule) -> bool:
         tree = file_tree(module, trees)
-        return tree is not None and _may_build_two(tree, {**by_name, **keys})
+        if tree is None:
+            return False
+        found = {**by_name, **keys}
+        if _may_build_two(tree, found):
+            return True
+        own = _dict_keys(tree, by_name)  # (a module-level dict of them)
+        return bool(own) and _may_build_two(tree, {**found, **own})
 
     needles = set(by_name) | {f"{q}{key}{q}" for key in registered for q in "'\""}
     for module in candidate_modules(index, parsed, needles, builds_two):
         tree = cpython_tree(module, trees)
         if tree is None:
             continue
+        in_module = {**registered, **_dict_registry(index, module, tree, by_name)}
         for qualname, function in _functions(tree, module.name):
-            calls = list(_device_calls(index, module, function, by_name, trees, registered))
+            calls = list(_device_calls(index, module, function, by_name, trees, in_module))
             for one, two in itertools.combinations(calls, 2):
                 (first, a, where_a, name_a, _), (second, b, where_b, _, how) = one, two
                 key = frozenset((id(a), id(b)))
-                if a is b or key in taken or host_ids & {id(a), id(b)}:
-                    continue
+                if a is b or first is second or key in taken or host_ids & {id(a), id(b)}:
+                    continue  # (one call choosing between classes builds one of them)
                 if _exclusive(where_a, where_b) or not _storages_meet(book, a, b):
                     continue
                 derived = _derived(a, name_a, trees)
-                shared = same_arguments(book, a, first, b, second, derived)
+                shared = defaulted = None
+                if not any(c[4].startswith((RUN_THROUGH, CHOSEN)) for c in (one, two)):
+                    # (a classmethod's call binds its parameters, not the class's; a class
+                    # chosen by a function is known only where the function runs)
+                    shared = same_arguments(book, a, first, b, second, derived)
+                    if shared is None:
+                        defaulted = same_defaults(book, a, first, b, second)
                 if shared is not None and _reads_other(b, second, name_a, derived):
                     shared = None  # `Host(cfg, gpu.dtype)`: as the function computes it
-                if shared is None:
+                if defaulted:
+                    shared = defaulted
+                elif shared is None:
                     site = _composed(book, module, qualname, function, one, two)
                     if site is not None:
                         taken.add(key)
@@ -91,8 +123,13 @@ def sibling_pairs(
                     f"built from {a.name}'s attributes ({', '.join(built_from)})"
                     if built_from
                     else f"built beside {a.name} (line {first.lineno}) from the same "
-                    f"arguments ({', '.join(shared)})"
+                    f"{'defaults' if defaulted else 'arguments'} ({', '.join(shared)})"
                 )
+                given = site_defaults(function, _bound(second, b) or {}, shared)
+                if given:
+                    book.given[(id(a), id(b))] = given
+                    said = ", ".join(f"{n}={v!r}" for n, v in given.items())
+                    note += f"; {said} as {qualname.rsplit('.', 1)[-1]}()'s defaults give"
                 evidence = Evidence(
                     SIBLING,
                     location=Location(module.path, second.lineno, second.col_offset + 1),
@@ -103,6 +140,32 @@ def sibling_pairs(
                 )
                 found.append(Pair(b, a, evidence))
     return found
+
+
+def site_defaults(function: ast.AST, bound: dict[str, str], shared: list[str]) -> dict:
+    """Constructor parameter -> the literal default of the building function's parameter
+    passed for it (`def setup_kv(tp_ranks=4)` ... `Wire(..., tp_ranks, ...)`): the value the
+    code builds both pools with when its caller says nothing. Evaluation gives it to a
+    parameter nothing else gives a value (evaluate.py), instead of samples."""
+    args = getattr(function, "args", None)
+    if args is None:
+        return {}
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(
+        zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults)
+    )
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    given = {}
+    for name, text in bound.items():
+        if text not in shared or text not in defaults:
+            continue
+        try:
+            value = ast.literal_eval(defaults[text])
+        except (ValueError, SyntaxError, TypeError):
+            continue
+        if isinstance(value, (bool, int, float, str)):
+            given[name] = value
+    return given
 
 
 def _reads_other(b: ClassInfo, call: ast.Call, name: str | None, derived: dict) -> bool:
@@ -117,19 +180,38 @@ def _reads_other(b: ClassInfo, call: ast.Call, name: str | None, derived: dict) 
 
 def _composed(book: RoleBook, module: ModuleInfo, qualname: str, function, one, two):
     """The site of the second call when both pools are built from the function's parameters
-    by different paths (composed.py), for two direct calls; else None."""
+    by different paths (composed.py), for direct calls or classmethods building the pools
+    (run through: what the function passes them may all size their pool); else None."""
     (first, a, _, name_a, how_a), (second, b, _, _, how_b) = one, two
-    if how_a != "direct call" or how_b != "direct call":
+    # a classmethod building it (`Mirror.mirror_of(pool, ratio)`), run through
+    through_a, through_b = (
+        how.startswith(RUN_THROUGH) or how.endswith(RETURNING) for how in (how_a, how_b)
+    )
+    direct_a, direct_b = (how == "direct call" or how.startswith(CHOSEN) for how in (how_a, how_b))
+    if not (direct_a or through_a) or not (direct_b or through_b):
         return None
     rest = qualname.removeprefix(module.name + ".").split(".")
     method = len(rest) == 2 and rest[0] in module.classes and function.args.args
     own = function.args.args[0].arg if method else None
-    roots = shared_roots(function, a, first, b, second, _sizing(book, a), _sizing(book, b), own)
+    if through_a or through_b:  # what a classmethod is given: all of it may size its pool
+        found = []
+        for call, cls, through in ((first, a, through_a), (second, b, through_b)):
+            if through:
+                given = [*call.args, *(k.value for k in call.keywords)]
+            else:
+                sizing = _sizing(book, cls)
+                given = [n for p, n in (bound_nodes(call, cls) or {}).items() if p in sizing]
+            found.append(parameter_roots(function, given, own))
+        roots = frozenset(found[0] & found[1])
+    else:
+        sizing_a, sizing_b = _sizing(book, a), _sizing(book, b)
+        roots = shared_roots(function, a, first, b, second, sizing_a, sizing_b, own)
     if not roots:
         return None
     objects = (book.objects(a), book.objects(b))
+    through = (through_a, through_b)
     return composed_site(
-        module, qualname, function, (a, first, name_a), (b, second), roots, objects
+        module, qualname, function, (a, first, name_a), (b, second), roots, objects, through
     )
 
 
@@ -175,10 +257,23 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
             if isinstance(n, ast.ImportFrom)
             for alias in n.names
         }
+        picked = {  # `pool_cls = select_pool_cls(dtype)`: maybe a class, called below
+            n.targets[0].id
+            for n in inside
+            if isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and isinstance(n.value, ast.Call)
+        }
         calls = 0
         for n in inside:
             if isinstance(n, ast.Call):
                 func = n.func
+                if isinstance(func, ast.Name) and func.id in picked:
+                    calls += 1
+                    if calls == 2:
+                        return True
+                    continue
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
                 if isinstance(func, (ast.Call, ast.Subscript)):  # `pool_for("decode")(cfg)`
                     name = _registry_key(func)
@@ -198,7 +293,7 @@ def _device_calls(
     function: ast.AST,
     by_name: dict,
     trees: dict,
-    registered: dict[str, ClassInfo] | None = None,
+    registered: dict[str, tuple[ClassInfo, str]] | None = None,
 ) -> Iterator[Call]:
     """The calls of the function's own body (not of functions defined in it) that build a
     device pool class by its name, imported at module level or in the function, directly or
@@ -206,6 +301,7 @@ def _device_calls(
     yielded as that `cls(...)` call, with the site's arguments in place of its parameters)."""
     local: dict[str, tuple[str, str]] = {}  # `from .prefill_pool import PrefillKVPool`
     bound: dict[int, str] = {}  # id of a call -> the name its result is assigned to
+    picked: dict[str, ast.expr] = {}  # `pool_cls = select_pool_cls(dtype)`: the function
     for node in walk.nodes(function):
         if isinstance(node, ast.ImportFrom):
             source = absolute_module(module, node.level, node.module)
@@ -215,6 +311,13 @@ def _device_calls(
             target = node.targets[0]
             if isinstance(target, (ast.Name, ast.Attribute)):
                 bound[id(node.value)] = ast.unparse(target)
+            if isinstance(target, ast.Name) and isinstance(node.value, ast.Call):
+                picked[target.id] = node.value.func
+    chosen = {
+        name: (ast.unparse(func), classes)
+        for name, func in picked.items()
+        if (classes := _factory_classes(index, module, func, local, by_name))
+    }
 
     def visit(node: ast.AST, where: tuple) -> Iterator[Call]:
         if isinstance(node, ast.Call):
@@ -222,16 +325,23 @@ def _device_calls(
             key = _registry_key(node.func)
             if cls is not None:
                 yield node, cls, where, bound.get(id(node)), "direct call"
+            elif isinstance(node.func, ast.Name) and node.func.id in chosen:
+                factory, classes = chosen[node.func.id]
+                for each in classes:  # which one, the run says (OtherHost where another)
+                    yield node, each, where, bound.get(id(node)), f"{CHOSEN}{factory}()"
             elif key is not None and key in (registered or {}):
-                cls = (registered or {})[key]
-                how = f"registered as {key!r} (a decorator of {cls.name})"
+                cls, by = (registered or {})[key]
+                how = f"registered as {key!r} ({cls.name}, by {by})"
                 yield node, cls, where, bound.get(id(node)), how
             elif isinstance(node.func, ast.Attribute):
                 cls = _device_class(index, module, node.func.value, local, by_name)
                 built = _through_classmethod(cls, node, trees) if cls is not None else None
                 if built is not None:
-                    how = f"{cls.name}.{node.func.attr}() returning cls(...)"
+                    how = f"{cls.name}.{node.func.attr}(){RETURNING}"
                     yield built, cls, where, bound.get(id(node)), how
+                elif cls is not None and classmethod_call(cls, node.func.attr) is not None:
+                    how = f"{RUN_THROUGH}{cls.name}.{node.func.attr}()"
+                    yield node, cls, where, bound.get(id(node)), how
         if isinstance(node, ast.If):
             yield from visit(node.test, where)
             for arm, body in enumerate((node.body, node.orelse)):
@@ -250,6 +360,33 @@ def _device_calls(
 
     for statement in function.body:  # type: ignore[attr-defined]
         yield from visit(statement, ())
+
+
+def _factory_classes(
+    index: ProjectIndex, module: ModuleInfo, func: ast.expr, local: dict, by_name: dict
+) -> list[ClassInfo]:
+    """The device classes a function of the tree returns by name (`def select_pool_cls(d):
+    if d == "int8": return Int8KVPool; return DenseKVPool`), each once; [] for another
+    function or one returning anything else."""
+    if not isinstance(func, ast.Name):
+        return []
+    if func.id in local:
+        source, attr = local[func.id]
+        found = index.resolve_import(source, attr, 0, module)
+    else:
+        found = index.resolve_static(module, func.id)
+    if not isinstance(found, FunctionInfo):
+        return []
+    classes: list[ClassInfo] = []
+    for value in returned_values(found.node):
+        if not isinstance(value, (cst.Name, cst.Attribute)):
+            return []
+        cls = index.resolve_static(found.module, found.module.parsed.code(value).strip())
+        if not isinstance(cls, ClassInfo) or cls not in by_name.get(cls.name, []):
+            return []
+        if cls not in classes:
+            classes.append(cls)
+    return classes
 
 
 def _device_class(
@@ -284,6 +421,42 @@ def _registered(devices: list[ClassInfo]) -> dict[str, ClassInfo]:
                 if isinstance(key, str):
                     found.setdefault(key, []).append(device)
     return {key: classes[0] for key, classes in found.items() if len(classes) == 1}
+
+
+def _dict_items(tree: ast.Module) -> Iterator[tuple[str, ast.Name | ast.Attribute, str]]:
+    """(string, class expression, the dict's name) of each module-level dict mapping strings to names
+    (`_ARENAS = {"gpu": GpuArena, "swap": SwapArena}`, read by `arena_class("gpu")` or
+    `_ARENAS["gpu"]`)."""
+    for node in tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, ast.Dict):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            for key, item in zip(value.keys, value.values):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    if isinstance(item, (ast.Name, ast.Attribute)):
+                        yield key.value, item, ast.unparse(target)
+
+
+def _dict_keys(tree: ast.Module, by_name: dict) -> dict[str, list]:
+    """The strings a module-level dict maps to a device class's name (syntax alone)."""
+    return {
+        key: by_name[name]
+        for key, item, _ in _dict_items(tree)
+        if (name := item.id if isinstance(item, ast.Name) else item.attr) in by_name
+    }
+
+
+def _dict_registry(
+    index: ProjectIndex, module: ModuleInfo, tree: ast.Module, by_name: dict
+) -> dict[str, tuple[ClassInfo, str]]:
+    """Device classes a module-level dict maps strings to (_dict_items), by that string, with
+    how it names them (`the dict _ARENAS`)."""
+    found: dict[str, tuple[ClassInfo, str]] = {}
+    for key, item, holder in _dict_items(tree):
+        cls = _device_class(index, module, item, {}, by_name)
+        if cls is not None:
+            found[key] = (cls, f"the dict {holder}")
+    return found
 
 
 def _registry_key(func: ast.expr) -> str | None:
@@ -443,6 +616,27 @@ def same_arguments(
         if text_a is not None and text_a not in shared:
             shared.append(text_a)
     return shared or None
+
+
+def same_defaults(
+    book: RoleBook, a: ClassInfo, call_a: ast.Call, b: ClassInfo, call_b: ast.Call
+) -> list[str] | None:
+    """The parameters sizing either pool when neither call passes any of them and both
+    classes take each with the same default (`depth=NUM_LAYERS`, often one inherited
+    `__init__`): the defaults are the configuration both are built from. Else None."""
+    bound_a, bound_b = _bound(call_a, a), _bound(call_b, b)
+    facts_a, facts_b = book.facts(a), book.facts(b)
+    if bound_a is None or bound_b is None or facts_a is None or facts_b is None:
+        return None
+    counts = set(book.fixed(a)) | set(book.fixed(b))
+    names = sorted((_sizing(book, a) | _sizing(book, b)) - counts)
+    for name in names:
+        if name in bound_a or name in bound_b:
+            return None
+        one, two = facts_a.params.get(name), facts_b.params.get(name)
+        if one is None or two is None or one.default is None or one.default != two.default:
+            return None
+    return names or None
 
 
 def _bound(call: ast.Call, cls: ClassInfo) -> dict[str, str] | None:

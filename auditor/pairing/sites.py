@@ -84,6 +84,10 @@ class ConstructionSite:
     # (composed.py): the call there that builds the other pool (the pair's device), run to as
     # this one is; where it is (kept once stored); the function's parameters both read
     device_call: cst.Call | None = None
+    # the call in the function that leads to `call` when that one lies in a classmethod it
+    # calls (`Mirror.mirror_of(pool)` returning `cls(...)`): the run's path goes through it
+    via_call: cst.Call | None = None
+    device_via_call: cst.Call | None = None  # the same for the device's call (composed.py)
     device_at: str = ""
     roots: frozenset[str] = frozenset()
     # of those, the object path each is read under: the pools' own for the object they take
@@ -141,7 +145,14 @@ class ConstructionSite:
         if self.module is None:
             return self
         return dataclasses.replace(
-            self, module=None, call=None, arguments={}, substituted={}, device_call=None
+            self,
+            module=None,
+            call=None,
+            arguments={},
+            substituted={},
+            device_call=None,
+            via_call=None,
+            device_via_call=None,
         )
 
 

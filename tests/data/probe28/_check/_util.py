@@ -1,13 +1,14 @@
-"""Shared checks of the probe28 trees: each check_qNN.py builds both sides through the tree's
-own construction function on torch's meta device, then `verify` measures bytes per token per
-layer of each buffer pair and asserts the tree's README figures and verdict."""
+"""Shared checks of the probe28 and probe29 trees: each check_*.py builds both sides through the
+tree's own construction function on torch's meta device, then `verify` measures bytes per token
+per layer of each buffer pair and asserts the tree's README figures and verdict. The trees are
+those beside the folder of the check run (probe29's checks load this file)."""
 import os
 import re
 import sys
 
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.abspath(sys.argv[0]))  # the check's _check folder
 
 
 def use_tree(tree):
@@ -18,6 +19,9 @@ def use_tree(tree):
 
 
 def per_token_layer(buf, tokens, layers):
+    """Bytes per token per layer; a missing buffer (None) counts as 0 bytes."""
+    if buf is None:
+        return 0
     tensors = list(buf) if isinstance(buf, (list, tuple)) else [buf]
     for t in tensors:
         assert t.device.type == "meta", t.device
@@ -30,7 +34,8 @@ def verify(tree, dev, mir, region, layers, dev_tokens, mir_tokens, side, pairs, 
            expect_verdict):
     """Measure each (device buffer, mirror buffer) pair and check the README says the same."""
     root = os.path.join(HERE, "..", tree)
-    assert region.dtype == torch.uint8 and region.dim() == 1 and region.device.type == "meta"
+    if region is not None:
+        assert region.dtype == torch.uint8 and region.dim() == 1 and region.device.type == "meta"
     measured = {}
     for dev_attr, mir_attr in pairs.items():
         d = per_token_layer(getattr(dev, dev_attr), dev_tokens, layers)

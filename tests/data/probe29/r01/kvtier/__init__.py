@@ -1,0 +1,1 @@
+"""kvtier: fused KV pool on the accelerator plus a CPU offload tier."""

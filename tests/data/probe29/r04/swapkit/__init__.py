@@ -1,0 +1,1 @@
+"""swapkit - KV arenas for the accelerator and the host swap space."""

@@ -1,0 +1,1 @@
+"""pagedkv - paged KV cache with a CPU swap space for preempted sequences."""

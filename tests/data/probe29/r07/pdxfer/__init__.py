@@ -1,0 +1,1 @@
+"""pdxfer - prefill/decode disaggregation: MLA KV pool and the transfer staging area."""
