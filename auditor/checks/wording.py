@@ -124,13 +124,20 @@ def _sole_storage(
     return theirs[0] if own == [name] and len(theirs) == 1 else None
 
 
+_DEVICE_SIDE = frozenset({"device", "gpu", "cuda"})
+
+
+def _words(name: str) -> set[str]:
+    return set(name.lower().split("_"))
+
+
 def _rest_by_role(
     name: str, device: dict[str, BufferFigure], host: dict[str, BufferFigure], settings
 ) -> BufferFigure | None:
     own = [n for n, f in host.items() if _grows(f) and not _named(n, device, settings)]
     theirs = [n for n, f in device.items() if _grows(f) and n not in host]
-    if name not in own or len(own) != len(theirs):
-        return None
+    if name not in own or len(own) != len(theirs) or any(_DEVICE_SIDE & _words(n) for n in own):
+        return None  # (`device_k_buffers` on a host: the device's own tensors, held)
     matched = buffer_roles.matching(own, theirs)
     if matched is None or set(matched) != set(own) or set(matched.values()) != set(theirs):
         return None
