@@ -136,8 +136,12 @@ def _rest_by_role(
 ) -> BufferFigure | None:
     own = [n for n, f in host.items() if _grows(f) and not _named(n, device, settings)]
     theirs = [n for n, f in device.items() if _grows(f) and n not in host]
-    if name not in own or len(own) != len(theirs) or any(_DEVICE_SIDE & _words(n) for n in own):
+    if name not in own or len(own) != len(theirs) or len(own) < 2:
+        return None  # (one storage each: no guess beside a name shared)
+    if any(_DEVICE_SIDE & _words(n) for n in own):
         return None  # (`device_k_buffers` on a host: the device's own tensors, held)
+    if not any(_grows(f) and n in device for n, f in host.items()):
+        return None  # (what it shares by name holds no bytes per token: a flag, a bitmap)
     matched = buffer_roles.matching(own, theirs)
     if matched is None or set(matched) != set(own) or set(matched.values()) != set(theirs):
         return None
