@@ -18,6 +18,7 @@ from helpers import (
 )
 
 from auditor.dtypes import torch_module
+from auditor.interpret.control import Infeasible
 from auditor.interpret.values import Instance, Tensor
 
 torch = torch_module()
@@ -217,10 +218,15 @@ def test_enum_members_lookup_tables_and_lookup_by_value(tmp_path, given):
     assert built["kv_buffer"][0].nbytes == 4 * oracle.data_bytes
 
 
-def test_an_enum_value_that_is_not_a_member_is_unknown(tmp_path):
-    source = textwrap.dedent(LAYOUT_SOURCE) + "\nBAD = KVLayout('v5')\nGOOD = KVLayout('v4')\n"
+def test_an_enum_value_that_is_not_a_member_is_refused(tmp_path):
+    """`KVLayout('v5')` raises ValueError in Python: decided by the value, the point is
+    refused (Infeasible), as a `raise` the config decides is; a member's value is the member."""
+    source = textwrap.dedent(LAYOUT_SOURCE) + "\nBAD = KVLayout('v5')\n"
     index = build_index(tmp_path, {"layout.py": source})
-    assert_unknown(module_value(index, "layout", "BAD"), "not a value of KVLayout")
+    with pytest.raises(Infeasible, match="'v5' is not a value of KVLayout"):
+        module_value(index, "layout", "BAD")
+    source = textwrap.dedent(LAYOUT_SOURCE) + "\nGOOD = KVLayout('v4')\n"
+    index = build_index(tmp_path / "good", {"layout.py": source})
     good = module_value(index, "layout", "GOOD")
     assert isinstance(good, Instance) and good.attrs["value"] == "v4"
     assert good.cls is find_class(index, "KVLayout")
