@@ -127,10 +127,6 @@ def _sole_storage(
 _DEVICE_SIDE = frozenset({"device", "gpu", "cuda"})
 
 
-def _words(name: str) -> set[str]:
-    return set(name.lower().split("_"))
-
-
 def _rest_by_role(
     name: str, device: dict[str, BufferFigure], host: dict[str, BufferFigure], settings
 ) -> BufferFigure | None:
@@ -138,7 +134,7 @@ def _rest_by_role(
     theirs = [n for n, f in device.items() if _grows(f) and n not in host]
     if name not in own or len(own) != len(theirs) or len(own) < 2:
         return None  # (one storage each: no guess beside a name shared)
-    if any(_DEVICE_SIDE & _words(n) for n in own):
+    if any(_DEVICE_SIDE.intersection(buffer_roles.words(n)) for n in own):
         return None  # (`device_k_buffers` on a host: the device's own tensors, held)
     if not any(_grows(f) and n in device for n, f in host.items()):
         return None  # (what it shares by name holds no bytes per token: a flag, a bitmap)

@@ -27,7 +27,7 @@ _SCALES = frozenset("scale scales zero zeros sz".split())
 _WHOLE = frozenset("kv bufs".split())
 
 
-def _words(name: str) -> list[str]:
+def words(name: str) -> list[str]:
     """The words of a name; `kcache`, `vbuf` (K or V run into a word of place) as two."""
     words = []
     for word in (w for w in re.split(r"[_\d]+", name.lower()) if w):
@@ -41,21 +41,21 @@ def _words(name: str) -> list[str]:
 def role(name: str) -> tuple[str, frozenset[str]] | None:
     """`k_rows`, `host_k`, `k_l`: ("k", {}); `k_scales_zeros`, `host_k_sz`: ("k", {"scale"});
     None for a name saying neither K nor V, or both."""
-    words = _words(name)
-    roles = {_ROLES[w] for w in words if w in _ROLES}
+    found = words(name)
+    roles = {_ROLES[w] for w in found if w in _ROLES}
     if len(roles) != 1:
         return None
-    rest = {"scale" if w in _SCALES else w for w in words if w not in _ROLES}
+    rest = {"scale" if w in _SCALES else w for w in found if w not in _ROLES}
     return roles.pop(), frozenset(rest - _PLACE)
 
 
 def whole_role(name: str) -> frozenset[str] | None:
     """For a name saying neither K nor V: what else it says it holds (`kv_data`, `page_bufs`:
     {}; `kv_scales`, `scale_bufs`: {"scale"}); None for a name saying K or V."""
-    words = _words(name)
-    if any(w in _ROLES for w in words):
+    found = words(name)
+    if any(w in _ROLES for w in found):
         return None
-    rest = {"scale" if w in _SCALES else w for w in words}
+    rest = {"scale" if w in _SCALES else w for w in found}
     return frozenset(rest - _PLACE - _WHOLE)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -14,8 +13,6 @@ from auditor.evaluation import buffer_roles
 from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
 from auditor.evaluation.matrix import (
-    BUDGET_SAMPLES,
-    DISTINCT_SAMPLES,
     Dimension,
     dimensions,
     explore,
@@ -23,6 +20,7 @@ from auditor.evaluation.matrix import (
     object_paths,
     parameter_names,
     platform_of,
+    stand_in_sample,
 )
 from auditor.evaluation.measure import (
     BufferFigure,
@@ -47,7 +45,7 @@ from auditor.evaluation.site_run import (
 )
 from auditor.evaluation.size_claims import claimed_size
 from auditor.evaluation.slots import per_slot, slot_ratio
-from auditor.frontend.behaviour import UNSAID_BLOCK, names_a_budget
+from auditor.frontend.behaviour import UNSAID_BLOCK
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import NamesRead, code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
@@ -752,10 +750,10 @@ class PoolEvaluator:
             dims.update(platform[1])
         if host_cls is not None or site is not None:  # values a factory needs to pick it
             dims.update(host_values_of(host_cls or site.host, self.settings))
-        given = dict(self.roles.given.get((id(device_cls), id(host_cls)), {}))
+        defaults = dict(self.roles.given.get((id(device_cls), id(host_cls)), {}))
         if composed:  # the run function's defaults (`def start(width=128)`)
-            given.update(run_defaults(site))
-        for name, value in given.items():  # siblings: the building function's default
+            defaults.update(run_defaults(site))
+        for name, value in defaults.items():  # siblings: the building function's default
             if name in dims and dims[name].free:
                 dims[name] = Dimension(name, (value,))
         results: list[PointResult] = []
@@ -795,10 +793,10 @@ class PoolEvaluator:
             return points, varied, truncated
 
         points, varied, truncated = demand_rounds(points, varied, truncated)
-        given = 0  # stand-ins' attributes given a value so far
+        sampled = 0  # stand-ins' attributes given a value so far
 
         def pending_rounds(points, varied, truncated):
-            nonlocal given
+            nonlocal sampled
             for _ in range(DEMAND_ROUNDS if composed else 0):
                 # composed.py: attributes of the stand-ins that the function (not either
                 # pool) reads (`m.v_head_dim` in `Layout.for_prefill(s)`), sampled
@@ -807,17 +805,12 @@ class PoolEvaluator:
                     break
                 # one value each: both pools read it at the point, and the points stay few;
                 # each its own, so that a pool reading one attribute for another shows
-                # (`q_lora_rank` for `kv_lora_rank`); a dtype by its name (`torch_dtype`): the
-                # pack's first
+                # (`q_lora_rank` for `kv_lora_rank`) (matrix.stand_in_sample)
                 dtypes = tuple(self.settings.default_dtypes[:1])
                 for name in sorted(extra):
-                    number = DISTINCT_SAMPLES[given % len(DISTINCT_SAMPLES)]
-                    given += 1
-                    if _PARALLEL.search(name.rpartition(".")[2]):  # `tp_size`: what heads are
-                        number = 2  # divided by; a large sample would leave none
-                    elif names_a_budget(name):  # `offload_bytes`: room for many rows
-                        number = BUDGET_SAMPLES[0]
-                    sample = dtypes if _names_dtype(name) else (StandInSample(number),)
+                    number = stand_in_sample(name, sampled)
+                    sampled += 1
+                    sample = dtypes if number is None else (StandInSample(number),)
                     dims[name] = Dimension(name, sample)
                 results.clear()
                 read.clear()
@@ -826,14 +819,14 @@ class PoolEvaluator:
             return points, varied, truncated
 
         points, varied, truncated = pending_rounds(points, varied, truncated)
-        for _ in range(DEMAND_ROUNDS if given else 0):
+        for _ in range(DEMAND_ROUNDS if sampled else 0):
             # what the code demands of those (`if cfg.cache_dtype == "int8"` choosing the
             # class built, `raise ValueError(layout)`): their samples may be refused
             # everywhere; then what the paths the demanded values open read, in turn
-            before = sum(len(v) for v in demanded.values()), given
+            before = sum(len(v) for v in demanded.values()), sampled
             points, varied, truncated = demand_rounds(points, varied, truncated)
             points, varied, truncated = pending_rounds(points, varied, truncated)
-            if (sum(len(v) for v in demanded.values()), given) == before:
+            if (sum(len(v) for v in demanded.values()), sampled) == before:
                 break
         # `explore` may re-key points when new dimensions appear; keep the last result per point
         by_key: dict[tuple, PointResult] = {}
@@ -859,16 +852,6 @@ class PoolEvaluator:
             demanded={name: tuple(values) for name, values in demanded.items()},
             platform=(platform[0], tuple(platform[1])) if platform is not None else None,
         )
-
-
-# names of parallel degrees (`tp_size`, `world_size`, `num_shards`): divisors of head counts
-_PARALLEL = re.compile(r"(^|_)(tp|pp|dp|ep|cp|world|shards?|parallel)(_|$)")
-
-
-def _names_dtype(path: str) -> bool:
-    """Does an attribute's name say it holds a torch dtype (`torch_dtype`, `dtype`)? (Not
-    `cache_dtype`: often text, `"auto"`, `"int8"`, which the code compares it with.)"""
-    return path.rpartition(".")[2] in ("dtype", "torch_dtype")
 
 
 def _held_blocks(builds: list, block: str | None) -> list[int | None] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import difflib
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -52,6 +53,26 @@ DISTINCT_SAMPLES = (128, 64, 96, 160, 192, 224, 80, 112, 144, 176, 208, 240)
 # small ones keep both sides' figures. (An object's attribute keeps OBJECT_SAMPLES: there a
 # divisor is as often an alignment, `-(-d // cfg.align) * cfg.align`, that 1 or 2 never shows.)
 DIVISOR_SAMPLES = (1, 2)
+
+
+# names of parallel degrees (`tp_size`, `world_size`, `num_shards`): divisors of head counts
+_PARALLEL = re.compile(r"(^|_)(tp|pp|dp|ep|cp|world|shards?|parallel)(_|$)")
+
+
+def stand_in_sample(name: str, order: int) -> int | None:
+    """The number a composed run gives the `order`-th attribute of a stand-in it reads with no
+    value (evaluate.py): each its own (DISTINCT_SAMPLES); a parallel degree a divisor's
+    (a head count over 224 would be 0); a byte budget room for many rows; None for a name
+    saying a torch dtype (`torch_dtype`, `dtype`: the pack's first dtype). Not `cache_dtype`:
+    often text (`"auto"`, `"int8"`), which a sample compared with it demands."""
+    last = name.rpartition(".")[2]
+    if last in ("dtype", "torch_dtype"):
+        return None
+    if _PARALLEL.search(last):
+        return DIVISOR_SAMPLES[1]
+    if names_a_budget(name):
+        return BUDGET_SAMPLES[0]
+    return DISTINCT_SAMPLES[order % len(DISTINCT_SAMPLES)]
 
 
 def _other_kind(param: cst.Param, values: list) -> bool:

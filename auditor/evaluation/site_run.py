@@ -296,15 +296,13 @@ def _read_as_object(site: ConstructionSite, function: FunctionInfo, name: str) -
     `v_head_dim=None`): the point's, or its default, as any other parameter."""
     if name in dict(site.stand_ins):
         return True
-    key = id(function.node)
-    if key not in _ATTRIBUTE_ROOTS:
+    key = ("<attribute roots>", id(function.node))  # once per site (asked at every build)
+    memo = site.substituted
+    if key not in memo:
         visitor = _AttributeRoots()
         function.node.body.visit(visitor)
-        _ATTRIBUTE_ROOTS[key] = (function.node, frozenset(visitor.roots))
-    return name in _ATTRIBUTE_ROOTS[key][1]
-
-
-_ATTRIBUTE_ROOTS: dict[int, tuple[cst.CSTNode, frozenset[str]]] = {}  # (node kept: ids stay)
+        memo[key] = frozenset(visitor.roots)
+    return name in memo[key]
 
 
 class _AttributeRoots(cst.CSTVisitor):
