@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--show-unresolved",
         action="store_true",
-        help="list values the interpreter could not resolve",
+        help="list values the interpreter could not resolve (json: an `unresolved` array)",
     )
     parser.add_argument(
         "--show-pools", action="store_true", help="print every pool's buffers and their sizes"
@@ -392,10 +392,9 @@ def _render(result, settings, args, output_format: str) -> bool:
         table.render_html(grids, sys.stdout)
         text.summary(result, sys.stderr)
     elif output_format == "json":
-        if args.show_pairs:
-            json_report.render(result, sys.stdout, show_pairs=True)
-        else:
-            json_report.render(result, sys.stdout)
+        json_report.render(
+            result, sys.stdout, show_pairs=args.show_pairs, show_unresolved=args.show_unresolved
+        )
     elif output_format == "github":
         github.render(result, sys.stdout)
         text.summary(result, sys.stderr)

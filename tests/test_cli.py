@@ -258,7 +258,7 @@ def test_bad_config_in_a_child_process_prints_no_traceback(clean):
 def test_a_renderer_failure_is_an_internal_error_not_a_traceback(monkeypatch, capsys):
     from auditor.report import json_report
 
-    def broken(result, out):
+    def broken(result, out, **options):
         raise RuntimeError("renderer exploded")
 
     monkeypatch.setattr(json_report, "render", broken)
@@ -337,3 +337,28 @@ def test_the_text_table_cannot_be_mixed_with_another_format(capsys):
     assert code == 2
     assert "--table prints text; it cannot be mixed with" in captured.err
     assert captured.out == ""
+
+
+def test_json_lists_the_unresolved_items_with_show_unresolved(tmp_path, capsys, monkeypatch):
+    """The text output's `--show-unresolved` list, as data: each item where, what and why."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pool.py").write_text(
+        "import torch\n"
+        "from elsewhere import width_of\n\n"
+        "class Pool:\n"
+        "    def __init__(self, size, layer_num, dtype=torch.float16):\n"
+        "        self.k = [torch.empty((size, width_of()), dtype=dtype)\n"
+        "                  for _ in range(layer_num)]\n"
+    )
+    code, out, _ = run(capsys, "--isolated", "--output-format", "json", "--show-unresolved", ".")
+    document = json.loads(out)
+    assert code == 0 and list(document) == ["findings", "coverage", "unresolved", "summary"]
+    items = document["unresolved"]
+    assert len(items) == document["summary"]["unresolved"] >= 1
+    item = items[0]
+    assert item["path"] == "pool.py" and item["line"] == 6
+    assert item["subject"] == "Pool.k"
+    assert "width_of" in item["reason"] and item["kind"] == "outside the audited tree"
+    # without the flag, only the count
+    code, out, _ = run(capsys, "--isolated", "--output-format", "json", ".")
+    assert "unresolved" not in json.loads(out) and json.loads(out)["summary"]["unresolved"] >= 1

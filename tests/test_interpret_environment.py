@@ -88,10 +88,16 @@ def test_environ_reads_follow_python(tmp_path, raw, monkeypatch):
         assert built["item"] == os.environ["RAW"]
 
 
-def test_a_variable_or_probe_the_pack_does_not_list_stays_unknown(tmp_path):
+def test_a_variable_the_pack_does_not_list_is_unset_and_noted_and_a_probe_stays_unknown(
+    tmp_path,
+):
+    """A variable the pack lists no value for is read as unset (the code's own default, as on
+    a machine that does not set it), and the point notes it so the report says so."""
     index = build_index(tmp_path, PROBED)
     built = build(index, "Pool", _point())
-    assert_unknown(built["unlisted"], "NOT_IN_THE_PACK", "[switches]")
+    assert built["unlisted"] is None
+    assert built.point.unset == ["NOT_IN_THE_PACK"]
+    assert "RAW" not in built.point.unset  # listed: a value of the point, not an assumption
     without_probes = build(index, "Pool", {switch_dimension("BIG_ROWS"): None})
     assert_unknown(without_probes["hip"])  # followed into torch.version: outside the tree
 

@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, 28 and 29, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 30, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -90,6 +90,17 @@ BUGGY = {
     "probe29/r05": {("LA003", "scales")},
     # a staging area built by `from_hf_config` reading `q_lora_rank` for the latent width
     "probe29/r07": {("LA001", "buf")},
+    # (session 30, a fourteenth probe written unseen) a swap pool built beside its cache from
+    # the same config objects, its heads not split by the tensor-parallel size; the cache dtype
+    # an enum member a dataclass field defaults to
+    "probe30/r01": {("LA001", "key_blocks"), ("LA001", "value_blocks")},
+    # a transfer buffer of another scale group size than its pool's, read from an environment
+    # variable the pack does not list (read as unset, and said)
+    "probe30/r03": {("LA001", "k_scale"), ("LA001", "v_scale")},
+    # an MLA host without the rope part, dims as cached properties of a dict config's keys
+    "probe30/r05": {("LA001", "kv_buffer")},
+    # a swap space falling back to uint8 for "auto": per-layer shapes appended in a loop
+    "probe30/r07": {("LA001", "key_cache"), ("LA001", "value_cache")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -167,6 +178,7 @@ CHECKS = sorted(
         "probe25",
         "probe28",
         "probe29",
+        "probe30",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

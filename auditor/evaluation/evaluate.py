@@ -49,6 +49,7 @@ from auditor.frontend.behaviour import UNSAID_BLOCK
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import NamesRead, code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
+from auditor.interpret.environment import merge_unset, unset_note
 from auditor.interpret.lanes import (
     LANES_STATS,
     Active,
@@ -595,6 +596,10 @@ class PoolEvaluator:
                     self.first_builds.stop_recording(noted)
             reads |= point.reads
             self.pending |= point.pending
+            for variable in point.unset:  # read as unset: said with the figures
+                note = unset_note(variable)
+                if note not in result.assumed:
+                    result.assumed.append(note)
             demands = point.demands
             if result.infeasible is None and result.failure is None and as_lanes:
                 state.watch.check()  # the builds it stands for saw the same module state
@@ -1049,6 +1054,7 @@ def assumed_text(points: list[PointResult]) -> str:
     seen: list[str] = []
     for point in points:
         seen.extend(a for a in point.assumed if a not in seen)
+    seen = merge_unset(seen)
     return f"; assumed: {'; '.join(seen)}" if seen else ""
 
 

@@ -345,14 +345,33 @@ def by_use(
     annotation = (param.annotation or "").replace(" ", "")
     if annotation in ("float", "Optional[float]", "float|None"):
         return Dimension(name, FLOAT_SAMPLES, free=True)
-    if annotation in ("int", "Optional[int]", "int|None") or (
-        not annotation and name in facts.numeric
+    if (
+        annotation in ("int", "Optional[int]", "int|None")
+        or _int_or_ints(annotation)
+        or (not annotation and name in facts.numeric)
     ):
         samples = BUDGET_SAMPLES if names_a_budget(name) else INT_SAMPLES
         if name in facts.divisors and samples is INT_SAMPLES and "." not in name:
             samples = DIVISOR_SAMPLES
         return Dimension(name, samples, free=True)
     return None
+
+
+_INTS = re.compile(r"(?:typing\.)?(?:Sequence|List|Tuple|list|tuple)\[int(?:,\.\.\.)?\]")
+
+
+def _int_or_ints(annotation: str) -> bool:
+    """`Union[int, Sequence[int]]`, `int | list[int]`: one number or one per item, which
+    the code spreads itself (`[heads] * num_layers` when given one): sampled as a number."""
+    if annotation.startswith("Union[") and annotation.endswith("]"):
+        members = annotation[len("Union[") : -1].split(",", 1)
+    else:
+        members = annotation.split("|", 1)
+    return (
+        len(members) == 2
+        and members[0] == "int"
+        and _INTS.fullmatch(members[1].removeprefix("typing.")) is not None
+    )
 
 
 def by_field_default(name: str, facts: Any, settings: Settings) -> Dimension | None:

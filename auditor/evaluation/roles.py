@@ -614,9 +614,12 @@ class RoleBook:
 
     def _pool_typed(self, cls: ClassInfo, name: str, facts: Facts) -> bool:
         """Is the parameter annotated with a class of the audited tree that allocates tensors
-        itself (a pool, whose helper this class is), or the pool a host was seen to take?"""
+        itself (a pool, whose helper this class is), or the pool a host was seen to take (or
+        takes by the pack's name for it, `device_pool`)?"""
         if self._pools_taken.get(id(cls)) == name:
             return True
+        if name in self.settings.device_pool_params:  # the pool a host takes, by the pack's
+            return True  # name for it: what it reads off it is the pool's, never sampled
         annotation = facts.params[name].annotation if name in facts.params else None
         for word in re.findall(r"[\w.]+", annotation or ""):
             found = self.index.resolve_static(cls.module, word)
@@ -829,19 +832,43 @@ class RoleBook:
 
 
 def _self_reads(function: ast.FunctionDef) -> set[str]:
-    """The `self.x` attributes a method reads as values (not `self.cfg.x`, `self.f()`)."""
+    """The `self.x` attributes a method reads as values (not `self.cfg.x`, `self.f()`), and
+    the keys it reads of a field holding a dict (`self.cfg["rank"]`, `self.cfg.get("rank")`
+    -> `cfg.rank`: a config given as a dict, whose keys are its attributes; a key read with
+    a fallback, `self.cfg.get("dtype", "bf16")`, is the code's own fallback)."""
     nodes = walk.nodes(function)
     bases = {id(n.value) for n in nodes if isinstance(n, (ast.Attribute, ast.Subscript))}
     bases |= {id(n.func) for n in nodes if isinstance(n, ast.Call)}
-    return {
+    reads = {
         node.attr
         for node in nodes
-        if isinstance(node, ast.Attribute)
+        if _self_field(node) and isinstance(node.ctx, ast.Load) and id(node) not in bases
+    }
+    for node in nodes:
+        key = None
+        if isinstance(node, ast.Subscript) and _self_field(node.value):
+            field, key = node.value.attr, node.slice
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and _self_field(node.func.value)
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            field, key = node.func.value.attr, node.args[0]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            if key.value.isidentifier():
+                reads.add(f"{field}.{key.value}")
+    return reads
+
+
+def _self_field(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
         and isinstance(node.value, ast.Name)
         and node.value.id == "self"
-        and isinstance(node.ctx, ast.Load)
-        and id(node) not in bases
-    }
+    )
 
 
 def _through_properties(name: str, reads: dict[str, set[str]]) -> set[str]:

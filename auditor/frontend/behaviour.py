@@ -513,8 +513,14 @@ class _Flow:
             and isinstance(node.value.generators[0].iter, ast.Call)
             and _dotted(node.value.generators[0].iter.func) == "range"
         }
+        # locals appended one item per step of a `range` loop (`shapes = []`, then `for _ in
+        # range(n): shapes.append((n_blocks, bs, h, d))`): a loop over one is a loop over
+        # that range, and its variable holds the item appended
+        appended = _appended_per_step(functions)
+        for name, (loop, _) in appended.items():
+            self.ranged.setdefault(name, loop)
         self.carved: set[str] = set()  # the flat allocations views are carved from
-        assignments = []
+        assignments = _items_of_appended(functions, appended)
         for function in functions:
             for node in _walk(function):
                 carved = carved_view(node, self)
@@ -623,6 +629,72 @@ class _Flow:
             return set().union(*(self.copied(v) for v in node.values))
         key = _key(node)
         return set(self.aliases.get(key, ())) if key is not None else set()
+
+
+def _appended_per_step(functions: list[ast.AST]) -> dict[str, tuple[ast.Call, ast.expr]]:
+    """Locals set to `[]` once and appended one item in the body of a `for ... in range(...)`
+    loop (and nowhere else): each name, with the loop's `range` call and the item."""
+    found: dict[str, tuple[ast.Call, ast.expr]] = {}
+    emptied: dict[str, int] = {}
+    appends: dict[str, int] = {}
+    for function in functions:
+        for node in _walk(function):
+            target = None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                target = node.target  # `shapes: List[Tuple[int, ...]] = []`
+            if isinstance(target, ast.Name):
+                value = node.value  # type: ignore[union-attr]
+                empty = isinstance(value, ast.List) and not value.elts
+                emptied[target.id] = emptied.get(target.id, 0) + (1 if empty else 2)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.attr in ("append", "extend", "insert")
+            ):
+                appends[node.func.value.id] = appends.get(node.func.value.id, 0) + 1
+            if not (
+                isinstance(node, ast.For)
+                and isinstance(node.iter, ast.Call)
+                and _dotted(node.iter.func) == "range"
+            ):
+                continue
+            for statement in node.body:
+                call = statement.value if isinstance(statement, ast.Expr) else None
+                if (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "append"
+                    and isinstance(call.func.value, ast.Name)
+                    and len(call.args) == 1
+                    and not call.keywords
+                ):
+                    found[call.func.value.id] = (node.iter, call.args[0])
+    return {
+        name: loop
+        for name, loop in found.items()
+        if emptied.get(name) == 1 and appends.get(name) == 1
+    }
+
+
+def _items_of_appended(
+    functions: list[ast.AST], appended: dict[str, tuple[ast.Call, ast.expr]]
+) -> list[tuple[ast.expr, ast.expr]]:
+    """`for s in shapes` (a loop or a comprehension) over a local `_appended_per_step` lists:
+    `s` is given the item appended, as an assignment."""
+    found: list[tuple[ast.expr, ast.expr]] = []
+    if not appended:
+        return found
+    for function in functions:
+        for node in _walk(function):
+            if isinstance(node, (ast.For, ast.comprehension)):
+                iterated = node.iter
+                if isinstance(iterated, ast.Name) and iterated.id in appended:
+                    if isinstance(node.target, ast.Name):
+                        found.append((node.target, appended[iterated.id][1]))
+    return found
 
 
 def _property_value(function: ast.AST) -> list[tuple[ast.expr, ast.expr]]:

@@ -82,20 +82,54 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
 
 
 def variable_text(point: ConfigPoint, name: Any, location) -> Any:
-    """The text of environment variable `name` at this point (None when unset), or Unknown."""
+    """The text of environment variable `name` at this point (None when unset; also when
+    the pack lists no value for it), or Unknown."""
     if is_unknown(name):
         return name
     if not isinstance(name, str):
         return Unknown(f"environment variable named by a non-string {name!r}", location)
     dimension = switch_dimension(name)
     if dimension not in point.values:
-        return Unknown(
-            f"environment variable {name} is not a switch of the rule pack ([switches])",
-            location,
-            Why.CONFIG_NOT_LISTED,
-            detail=dimension,
-        )
+        # not a switch of the pack: unset, as on a machine that does not set it (the code's
+        # own default, as a parameter's default is), and said as an assumption in the report
+        if name not in point.unset:
+            point.unset.append(name)
+        return None
     return point.read(dimension)
+
+
+_UNSET = "environment variable {} taken as unset"
+
+
+def unset_note(name: str) -> str:
+    """How a point notes a variable read as unset (variable_text); `merge_unset` joins them."""
+    return _UNSET.format(name)
+
+
+def merge_unset(notes: list[str]) -> list[str]:
+    """Notes with the variables read as unset said once, in one note, where the first was:
+    `environment variables taken as unset (no value in the rule pack's [switches]): A, B`."""
+    head, _, tail = _UNSET.partition("{}")
+    names = list(
+        dict.fromkeys(
+            n[len(head) : -len(tail)] for n in notes if n.startswith(head) and n.endswith(tail)
+        )
+    )
+    if not names:
+        return notes
+    plural = "s" if len(names) > 1 else ""
+    joined = (
+        f"environment variable{plural} taken as unset (no value in the rule pack's "
+        f"[switches]): {', '.join(names)}"
+    )
+    merged: list[str] = []
+    for note in notes:
+        if note.startswith(head) and note.endswith(tail):
+            if joined not in merged:
+                merged.append(joined)
+        else:
+            merged.append(note)
+    return merged
 
 
 def read_environment(args: list, kwargs: dict, ctx: CallContext) -> Any:

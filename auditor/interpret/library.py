@@ -7,6 +7,7 @@ torch itself. Anything not listed here is Unknown ("call to X outside the audite
 from __future__ import annotations
 
 import builtins
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -607,6 +608,61 @@ class _Absent:
 ABSENT = _Absent()
 
 
+JSON_TEXT_LIMIT = 65536  # characters: a config embedded in a module, not a data file
+
+
+def _plain_data(value: Any, depth: int = 0) -> bool:
+    """Whether a value is JSON-like data (dicts, lists, tuples of scalars), which copying or
+    parsing cannot give behaviour to."""
+    if isinstance(value, SIMPLE):
+        return True
+    if depth > 20:
+        return False
+    if isinstance(value, dict):
+        return all(isinstance(k, SIMPLE) and _plain_data(v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_plain_data(v, depth + 1) for v in value)
+    return False
+
+
+def _json_loads(args: list, kwargs: dict, ctx: CallContext):
+    """`json.loads(TEXT)` of a known text: configs embedded in a module as JSON. Parsing data
+    runs none of the audited code; hooks (`object_hook=`...) are not modelled."""
+    if kwargs or len(args) != 1 or not isinstance(args[0], str):
+        return ctx.unknown("json.loads() of a value that is not a known text, or with hooks")
+    if len(args[0]) > JSON_TEXT_LIMIT:
+        return ctx.unknown(f"json.loads() of a text over {JSON_TEXT_LIMIT} characters")
+    try:
+        return json.loads(args[0])
+    except ValueError as error:  # the code would raise here too: no layout to read
+        return ctx.unknown(f"json.loads() of a text that is no JSON: {error}")
+
+
+def _copy_of(deep: bool) -> Callable:
+    """`copy.copy` / `copy.deepcopy` of plain data (a dict of settings): an equal new value.
+    Anything else (an instance, a tensor) is not modelled."""
+
+    def copy_value(args: list, kwargs: dict, ctx: CallContext):
+        if kwargs or len(args) != 1 or not _plain_data(args[0]):
+            return ctx.unknown(f"copy.{'deepcopy' if deep else 'copy'}() of a non-data value")
+        value = args[0]
+        if not deep:
+            return type(value)(value) if isinstance(value, (dict, list)) else value
+        return json_copy(value)
+
+    return copy_value
+
+
+def json_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(json_copy(v) for v in value)
+    return value
+
+
 def _cdiv(args: list, kwargs: dict, ctx: CallContext):
     return _numeric(lambda a, b: -(-a // b), "cdiv")(args, kwargs, ctx)
 
@@ -639,6 +695,9 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.dict": _to_dict,
     "builtins.print": _ignore,
     "collections.defaultdict": _defaultdict,
+    "json.loads": _json_loads,
+    "copy.copy": _copy_of(deep=False),
+    "copy.deepcopy": _copy_of(deep=True),
     "math.ceil": _numeric(math.ceil, "math.ceil"),
     "math.floor": _numeric(math.floor, "math.floor"),
     "math.prod": lambda args, kwargs, ctx: _checked_prod(args, ctx),

@@ -62,6 +62,7 @@ class ConfigPoint:
         # attributes of stand-ins a function run is given that the point has no value for
         # (environment.runtime_attribute): objects, or values evaluate.py samples next round
         self.pending: set[str] = set()
+        self.unset: list[str] = []  # environment variables read as unset, no [switches] value
         # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
         self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
 
@@ -278,6 +279,8 @@ class Interpreter(Namespaces, Statements, Operators):
             value = self.force(namespace, name, location)
             if isinstance(value, (bool, int, float, str)) or is_dtype(value):
                 return value  # a field the point gives no value: its class's default
+            if isinstance(value, Instance) and enums.is_enum(value.cls):
+                return value  # the same, a member of an enum (`dtype: Kind = Kind.BF16`)
             if not isinstance(value, FunctionInfo) or value.has_decorator(
                 "staticmethod", "classmethod"
             ):

@@ -3,7 +3,8 @@
 `findings` holds file errors (code E902) and findings; `coverage` one item per host/device pair
 with its config points compared / feasible / total and why it was never compared
 (coverage.py); `summary` the counts of the summary line. With `--show-pairs`, `pairs` lists
-each pair's evidence (`"code": "PAIR"`) and the classes not taken for hosts (`NOT-A-HOST`).
+each pair's evidence (`"code": "PAIR"`) and the classes not taken for hosts (`NOT-A-HOST`);
+with `--show-unresolved`, `unresolved` lists what could not be worked out.
 """
 
 from __future__ import annotations
@@ -70,7 +71,29 @@ def summary(result: AuditResult) -> dict[str, Any]:
     }
 
 
-def render(result: AuditResult, out: TextIO, show_pairs: bool = False) -> None:
+def unresolved_items(result: AuditResult) -> list[dict]:
+    """What the interpreter could not work out, one item each, as `--show-unresolved` lists
+    it in text: where, what it was working out (`subject`), why, and the kind of not-knowing
+    (`kind`: `values.Why`, e.g. "outside the audited tree", "config value not listed")."""
+    items = []
+    for item in result.unresolved:
+        location = item.unknown.location
+        items.append(
+            {
+                "path": location.path if location else None,
+                "line": location.line if location else None,
+                "column": location.column if location else None,
+                "subject": item.subject,
+                "reason": item.unknown.reason,
+                "kind": item.unknown.why.value,
+            }
+        )
+    return items
+
+
+def render(
+    result: AuditResult, out: TextIO, show_pairs: bool = False, show_unresolved: bool = False
+) -> None:
     findings = [
         {
             "code": "E902",
@@ -96,6 +119,8 @@ def render(result: AuditResult, out: TextIO, show_pairs: bool = False) -> None:
     }
     if show_pairs:
         document["pairs"] = pair_items(result)
+    if show_unresolved:
+        document["unresolved"] = unresolved_items(result)
     document["summary"] = summary(result)
     json.dump(document, out, indent=2)
     out.write("\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from auditor.interpret.environment import merge_unset
 from auditor.report.dimensions import describe, describe_platform, model_dimensions, platform
 from auditor.result import AuditResult
 
@@ -85,7 +86,7 @@ def assumed_by_pair(result: AuditResult) -> dict[tuple, list[str]]:
         notes = found.setdefault(pair_key(evaluation.host, evaluation.device, evaluation.site), [])
         for point in evaluation.feasible:
             notes.extend(a for a in point.assumed if a not in notes)
-    return found
+    return {key: merge_unset(notes) for key, notes in found.items()}
 
 
 def render_unresolved(result: AuditResult, out: TextIO) -> None:

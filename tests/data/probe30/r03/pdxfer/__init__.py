@@ -1,0 +1,1 @@
+"""Disaggregated prefill/decode KV cache with FP8 storage."""

@@ -1,0 +1,1 @@
+"""Port of the llama.cpp unified KV cache to torch tensors."""
