@@ -365,3 +365,50 @@ def test_variables_read_as_unset_are_said_once_in_one_note():
         "Host() assumed to accept: x",
     ]
     assert merge_unset(["Host() assumed to accept: x"]) == ["Host() assumed to accept: x"]
+
+
+SPREAD = """
+    from typing import Sequence, Union
+
+    import torch
+
+
+    class HeadsPool:
+        def __init__(self, size, num_layers, heads: Union[int, Sequence[int]], width=64,
+                     device="cuda"):
+            self.size = size
+            self.num_layers = num_layers
+            if isinstance(heads, int):
+                heads = [heads] * num_layers
+            self.heads = list(heads)
+            self.kv = [torch.empty((size, 2, h, width), dtype=torch.float16, device=device)
+                       for h in self.heads]
+
+
+    class HeadsMirror:
+        def __init__(self, device_pool: HeadsPool, size, device="cpu"):
+            self.size = size
+            self.kv = [torch.empty((size, KV, h, t.shape[-1]), dtype=t.dtype, device=device)
+                       for h, t in zip(device_pool.heads, device_pool.kv)]
+
+
+    def build(size=128, num_layers=2, heads=(4, 2), device="cuda", mirror_device="cpu"):
+        pool = HeadsPool(size, num_layers, heads, device=device)
+        return pool, HeadsMirror(pool, 2 * size, device=mirror_device)
+"""
+
+
+@pytest.mark.parametrize("kv, bug", [("2", False), ("1", True)])
+def test_a_count_given_as_one_number_or_one_per_layer_is_sampled_as_a_number(
+    tmp_path, capsys, monkeypatch, kv, bug
+):
+    """`heads: Union[int, Sequence[int]]` with no default: a number the code spreads per layer
+    itself, sampled as one (it was a missing argument, and the pair never compared)."""
+    write_tree(tmp_path, {"spread/__init__.py": "", "spread/pools.py": SPREAD.replace("KV", kv)})
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "kv")} if bug else set())
+    pool, mirror = built_by_the_tree(
+        tmp_path, monkeypatch, "spread", "pools", "build", device="meta", mirror_device="meta"
+    )
+    assert _per_token_layer(pool.kv, 128, 2) == 768  # 4 and 2 heads of 64 halves, K and V
+    assert _per_token_layer(mirror.kv, 256, 2) == (384 if bug else 768)
