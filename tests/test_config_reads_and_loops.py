@@ -412,3 +412,76 @@ def test_a_count_given_as_one_number_or_one_per_layer_is_sampled_as_a_number(
     )
     assert _per_token_layer(pool.kv, 128, 2) == 768  # 4 and 2 heads of 64 halves, K and V
     assert _per_token_layer(mirror.kv, 256, 2) == (384 if bug else 768)
+
+
+LANES_SPEC = """
+    import torch
+
+    DEFAULTS = {"layers": 2, "heads": 4, "width": 32, "page": 16, "pages": 64, "chunk": 100}
+
+
+    class LaneSpec:
+        def __init__(self, settings: dict):
+            self.depth = settings["layers"]
+            self.heads = settings["heads"]
+            self.width = settings["width"]
+            self.page_size = settings["page"]
+            self.total_pages = settings["pages"]
+            self.chunk = settings["chunk"]
+            self.dtype = torch.float16
+"""
+
+LANES_CACHE = """
+    import math
+
+    import torch
+
+    from .spec import DEFAULTS, LaneSpec
+
+
+    class PagedLanes:
+        def __init__(self, spec: LaneSpec, device="cuda"):
+            self.page_size = spec.page_size
+            self.num_pages = spec.total_pages
+            self.k = [torch.empty((self.num_pages, spec.page_size, spec.heads, spec.width),
+                                  dtype=spec.dtype, device=device) for _ in range(spec.depth)]
+
+
+    class ChunkStaging:
+        def __init__(self, spec: LaneSpec, device="cpu"):
+            chunks = math.ceil(spec.chunk / spec.page_size)
+            self.max_tokens = chunks * spec.page_size
+            self.k = torch.empty((spec.depth, self.max_tokens, spec.heads * WIDTH),
+                                 dtype=spec.dtype, device=device)
+
+
+    def open_lanes(settings=None, device="cuda", staging_device="cpu"):
+        spec = LaneSpec(settings or DEFAULTS)
+        return PagedLanes(spec, device=device), ChunkStaging(spec, device=staging_device)
+"""
+
+
+@pytest.mark.parametrize("width, bug", [("spec.width", False), ("(spec.width // 2)", True)])
+def test_a_row_count_the_code_keeps_under_a_token_name_counts_tokens(
+    tmp_path, capsys, monkeypatch, width, bug
+):
+    """`self.max_tokens = chunks * spec.page_size`, then `torch.empty((spec.depth,
+    self.max_tokens, row))`: the count is read off a config object's `chunk`, a name that says
+    nothing, but the code keeps it as `max_tokens`. The staging is a pool beside the paged one
+    (before: not audited, and the pair never made)."""
+    write_tree(
+        tmp_path,
+        {
+            "lanes/__init__.py": "",
+            "lanes/spec.py": LANES_SPEC,
+            "lanes/cache.py": LANES_CACHE.replace("WIDTH", width),
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    assert report["summary"]["device_pools"] == 2
+    assert one_pair_verdict(report) == ({("LA001", "k")} if bug else set())
+    paged, staging = built_by_the_tree(
+        tmp_path, monkeypatch, "lanes", "cache", "open_lanes", device="meta", staging_device="meta"
+    )
+    assert _per_token_layer(paged.k, 64 * 16, 2) == 256
+    assert _per_token_layer([staging.k], staging.max_tokens, 2) == (128 if bug else 256)

@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 30, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 31, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -101,6 +101,9 @@ BUGGY = {
     "probe30/r05": {("LA001", "kv_buffer")},
     # a swap space falling back to uint8 for "auto": per-layer shapes appended in a loop
     "probe30/r07": {("LA001", "key_cache"), ("LA001", "value_cache")},
+    # (a fifteenth probe, written unseen after the session-30 mends and measured once) an MLA
+    # host tier without the rope part, config from a nested dict literal
+    "probe31/r04": {("LA001", "kv_buffer")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -129,6 +132,9 @@ CORRECT = [
     # byte budget; the other class it may choose (its names not the store's) is evaluated
     # alone, its free head count unresolved
     "probe29/r08",
+    "probe31/r02",  # a class-attribute config, an int8 subclass with scales, a P/D buffer
+    # a prefill/decode staging beside its paged cache, its rows kept as `self.max_tokens`
+    "probe31/r08",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -179,6 +185,7 @@ CHECKS = sorted(
         "probe28",
         "probe29",
         "probe30",
+        "probe31",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

@@ -412,7 +412,11 @@ class RoleBook:
             return expanded
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
         found = infer_roles(expanded, *hints)
-        if found is not None and not self._says_tokens(found, hints[0]):
+        if (
+            found is not None
+            and not self._says_tokens(found, hints[0])
+            and not _kept_as_tokens(expanded, found.tokens)
+        ):
             if not others or {p.name for p in params} & set(self.settings.anchor_params):
                 return None  # (a host built on an anchor host counts the anchor's tokens)
             found = None  # tokens off another config object, maybe (`runtime["max_tokens"]`)
@@ -829,6 +833,19 @@ class RoleBook:
             ):  # ... and not only counts any pool has (`anchor_host.size`, `.page_size`)
                 return HostRole(name, None, reads)
         return None
+
+
+def _kept_as_tokens(facts: Facts, tokens: str | None) -> bool:
+    """Is the dimension counting `tokens` kept in an attribute or local the code names for
+    tokens (`self.max_tokens = pages_per_chunk * spec.page_size`, then `torch.empty((layers,
+    self.max_tokens, row))`)? The code says what it counts, as a parameter's name would."""
+    if tokens is None:
+        return False
+    for dims, keys in zip(facts.shapes, facts.shape_keys):
+        for dim, key in zip(dims, keys):
+            if key and tokens in dim and says_tokens(key.rpartition(".")[2]):
+                return True
+    return False
 
 
 def _self_reads(function: ast.FunctionDef) -> set[str]:
