@@ -485,3 +485,65 @@ def test_a_row_count_the_code_keeps_under_a_token_name_counts_tokens(
     )
     assert _per_token_layer(paged.k, 64 * 16, 2) == 256
     assert _per_token_layer([staging.k], staging.max_tokens, 2) == (128 if bug else 256)
+
+
+BYTE_ROWS = """
+    import math
+
+    import torch
+
+
+    class LayeredPool:
+        def __init__(self, num_layers, slots_per_page, max_tokens, heads=4, width=32,
+                     dtype=torch.float16, device="cuda"):
+            self.num_layers = num_layers
+            self.slots_per_page = slots_per_page
+            self.dtype = dtype
+            self.width = width
+            if isinstance(heads, int):
+                heads = [heads] * num_layers
+            self.heads_per_layer = list(heads)
+            self.pages = math.ceil(max_tokens / slots_per_page)
+            self.kv = []
+            for i in range(num_layers):
+                self.kv.append(torch.empty((self.pages, 2, slots_per_page,
+                                            self.heads_per_layer[i], width), dtype=dtype,
+                                           device=device))
+
+
+    class ByteShadow:
+        def __init__(self, primary, max_tokens, device="cpu"):
+            self.slots_per_page = primary.slots_per_page
+            self.pages = math.ceil(max_tokens / self.slots_per_page)
+            item = torch.empty((), dtype=primary.dtype).element_size()
+            self.page_bytes = []
+            for h in primary.heads_per_layer:
+                self.page_bytes.append(2 * self.slots_per_page * ROW_HEADS * primary.width * item)
+            self.kv = [torch.empty((self.pages, b), dtype=torch.uint8, device=device)
+                       for b in self.page_bytes]
+
+
+    def build(device="cuda", shadow_device="cpu"):
+        pool = LayeredPool(2, 16, 1024, heads=(4, 2), device=device)
+        return pool, ByteShadow(pool, 4096, device=shadow_device)
+"""
+
+
+@pytest.mark.parametrize("heads, bug", [("h", False), ("(h + 1)", True)])
+def test_rows_appended_per_item_of_the_devices_list_are_per_layer(
+    tmp_path, capsys, monkeypatch, heads, bug
+):
+    """`self.page_bytes.append(...)` in a loop over the device's per-layer list, then one
+    allocation per item of `self.page_bytes`: one buffer per layer of the device, each row the
+    item appended, pages of the device's size (before: the host's token count not found, the
+    pair never compared)."""
+    write_tree(
+        tmp_path, {"rows/__init__.py": "", "rows/shadow.py": BYTE_ROWS.replace("ROW_HEADS", heads)}
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "kv")} if bug else set())
+    pool, shadow = built_by_the_tree(
+        tmp_path, monkeypatch, "rows", "shadow", "build", device="meta", shadow_device="meta"
+    )
+    assert [t.nbytes // 1024 for t in pool.kv] == [512, 256]
+    assert [t.nbytes // 4096 for t in shadow.kv] == ([640, 384] if bug else [512, 256])

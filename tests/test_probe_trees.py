@@ -132,6 +132,9 @@ CORRECT = [
     # byte budget; the other class it may choose (its names not the store's) is evaluated
     # alone, its free head count unresolved
     "probe29/r08",
+    # per-layer head counts (`Union[int, Sequence[int]]`), a host of byte rows appended per
+    # item of the device's head list, counted in the device's blocks (session 30)
+    "probe30/r02",
     "probe31/r02",  # a class-attribute config, an int8 subclass with scales, a P/D buffer
     # a prefill/decode staging beside its paged cache, its rows kept as `self.max_tokens`
     "probe31/r08",

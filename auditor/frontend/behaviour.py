@@ -501,7 +501,7 @@ class _Flow:
         self.flat: dict[str, str] = _flat_names(functions)
         # locals listing one item per step of a `range` (`offsets = [(i * pitch, ...) for i
         # in range(cfg.num_layers)]`): a loop over one is a loop over that range
-        self.ranged: dict[str, ast.Call] = {
+        self.ranged: dict[str, ast.expr] = {
             node.targets[0].id: node.value.generators[0].iter
             for function in functions
             for node in _walk(function)
@@ -631,10 +631,11 @@ class _Flow:
         return set(self.aliases.get(key, ())) if key is not None else set()
 
 
-def _appended_per_step(functions: list[ast.AST]) -> dict[str, tuple[ast.Call, ast.expr]]:
-    """Locals set to `[]` once and appended one item in the body of a `for ... in range(...)`
-    loop (and nowhere else): each name, with the loop's `range` call and the item."""
-    found: dict[str, tuple[ast.Call, ast.expr]] = {}
+def _appended_per_step(functions: list[ast.AST]) -> dict[str, tuple[ast.expr, ast.expr]]:
+    """Lists (locals or `self.` attributes) set to `[]` once and appended one item in the
+    body of a `for` loop (and nowhere else): each one's flow key, with what the loop iterates
+    (a `range(...)`, or another object's list: one item per item of it) and the item."""
+    found: dict[str, tuple[ast.expr, ast.expr]] = {}
     emptied: dict[str, int] = {}
     appends: dict[str, int] = {}
     for function in functions:
@@ -644,22 +645,19 @@ def _appended_per_step(functions: list[ast.AST]) -> dict[str, tuple[ast.Call, as
                 target = node.targets[0]
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
                 target = node.target  # `shapes: List[Tuple[int, ...]] = []`
-            if isinstance(target, ast.Name):
+            key = _key(target) if target is not None else None
+            if key is not None:
                 value = node.value  # type: ignore[union-attr]
                 empty = isinstance(value, ast.List) and not value.elts
-                emptied[target.id] = emptied.get(target.id, 0) + (1 if empty else 2)
+                emptied[key] = emptied.get(key, 0) + (1 if empty else 2)
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name)
                 and node.func.attr in ("append", "extend", "insert")
+                and (key := _key(node.func.value)) is not None
             ):
-                appends[node.func.value.id] = appends.get(node.func.value.id, 0) + 1
-            if not (
-                isinstance(node, ast.For)
-                and isinstance(node.iter, ast.Call)
-                and _dotted(node.iter.func) == "range"
-            ):
+                appends[key] = appends.get(key, 0) + 1
+            if not isinstance(node, ast.For):
                 continue
             for statement in node.body:
                 call = statement.value if isinstance(statement, ast.Expr) else None
@@ -667,22 +665,20 @@ def _appended_per_step(functions: list[ast.AST]) -> dict[str, tuple[ast.Call, as
                     isinstance(call, ast.Call)
                     and isinstance(call.func, ast.Attribute)
                     and call.func.attr == "append"
-                    and isinstance(call.func.value, ast.Name)
+                    and (key := _key(call.func.value)) is not None
                     and len(call.args) == 1
                     and not call.keywords
                 ):
-                    found[call.func.value.id] = (node.iter, call.args[0])
+                    found[key] = (node.iter, call.args[0])
     return {
-        name: loop
-        for name, loop in found.items()
-        if emptied.get(name) == 1 and appends.get(name) == 1
+        key: loop for key, loop in found.items() if emptied.get(key) == 1 and appends.get(key) == 1
     }
 
 
 def _items_of_appended(
-    functions: list[ast.AST], appended: dict[str, tuple[ast.Call, ast.expr]]
+    functions: list[ast.AST], appended: dict[str, tuple[ast.expr, ast.expr]]
 ) -> list[tuple[ast.expr, ast.expr]]:
-    """`for s in shapes` (a loop or a comprehension) over a local `_appended_per_step` lists:
+    """`for s in shapes` (a loop or a comprehension) over a list `_appended_per_step` found:
     `s` is given the item appended, as an assignment."""
     found: list[tuple[ast.expr, ast.expr]] = []
     if not appended:
@@ -690,10 +686,9 @@ def _items_of_appended(
     for function in functions:
         for node in _walk(function):
             if isinstance(node, (ast.For, ast.comprehension)):
-                iterated = node.iter
-                if isinstance(iterated, ast.Name) and iterated.id in appended:
-                    if isinstance(node.target, ast.Name):
-                        found.append((node.target, appended[iterated.id][1]))
+                key = _key(node.iter)
+                if key in appended and isinstance(node.target, ast.Name):
+                    found.append((node.target, appended[key][1]))
     return found
 
 
@@ -1524,8 +1519,9 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
             facts.range_roots |= flow.roots(read)
         return found
-    if isinstance(node, ast.Name) and node.id in flow.ranged and node.id not in flow.params:
-        return _range_params(flow.ranged[node.id], flow, facts)  # one item per step of it
+    key = _key(node)
+    if key is not None and key in flow.ranged and key not in flow.params:
+        return _range_params(flow.ranged[key], flow, facts)  # one item per step of it
     listed = _listed_parameter(node, flow)
     if listed is not None:  # `for _ in self.layer_ids` after `self.layer_ids = list(ids)`:
         facts.lengths.add(listed)  # one per id of a list parameter, as `len(ids)` leading
