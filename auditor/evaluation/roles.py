@@ -412,31 +412,34 @@ class RoleBook:
             return expanded
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
         found = infer_roles(expanded, *hints)
-        if (
-            found is not None
-            and not self._says_tokens(found, hints[0])
-            and not _kept_as_tokens(expanded, found.tokens)
-        ):
+        kept = None  # tokens the class keeps under a token name (`self.max_tokens = ...`)
+        widen = found is None
+        if found is not None and not self._says_tokens(found, hints[0]):
+            kept = found if _kept_as_tokens(expanded, found.tokens) else None
             if not others or {p.name for p in params} & set(self.settings.anchor_params):
-                return None  # (a host built on an anchor host counts the anchor's tokens)
-            found = None  # tokens off another config object, maybe (`runtime["max_tokens"]`)
-        if found is None:
+                if kept is None:  # (a host built on an anchor host counts the anchor's tokens)
+                    return None
+            else:
+                widen = True  # tokens off another config object, maybe (`runtime["max_tokens"]`)
+        if widen:
             # the layers off one object, the tokens off another (`model.num_layers`,
             # `kv_cache_config.max_tokens // self.tokens_per_block`): both counting objects,
             # when the tokens lead a per-layer allocation's dimensions after the layers
-            if not others:
-                return None
-            widened = read_facts(
-                *objects_as_parameters(functions, params, {**roots, **others}), dtype_names
-            )
-            roles = infer_roles(widened, *hints)
+            roles = None
+            if others:
+                widened = read_facts(
+                    *objects_as_parameters(functions, params, {**roots, **others}), dtype_names
+                )
+                roles = infer_roles(widened, *hints)
             if (
                 roles is None
                 or roles.layers.split(".")[0] not in roots.values()
                 or not self._says_tokens(roles, hints[0], widened=True)
             ):
-                return None  # the tokens named for what they count, on this weaker evidence
-            roots, expanded = {**roots, **others}, widened
+                if kept is None:  # the tokens named for what they count, on weaker evidence
+                    return None
+            else:
+                roots, expanded = {**roots, **others}, widened
         elif others:
             # a pool by its counting object: the other config objects it reads are stand-ins
             # too (`self.block_size = cache_config.block_size`), never what makes it a pool
@@ -838,7 +841,8 @@ class RoleBook:
 def _kept_as_tokens(facts: Facts, tokens: str | None) -> bool:
     """Is the dimension counting `tokens` kept in an attribute or local the code names for
     tokens (`self.max_tokens = pages_per_chunk * spec.page_size`, then `torch.empty((layers,
-    self.max_tokens, row))`)? The code says what it counts, as a parameter's name would."""
+    self.max_tokens, row))`)? The code says what it counts, as a parameter's name would. Asked
+    only where the tokens read off a second config object say nothing better."""
     if tokens is None:
         return False
     for dims, keys in zip(facts.shapes, facts.shape_keys):
