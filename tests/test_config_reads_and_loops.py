@@ -123,6 +123,7 @@ PARSED = {
         import torch
 
         DEFAULTS = '{"heads": 4, "width": 32, "dtype": "half", "extra": [1, 2]}'
+        LONG = '[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]'
 
 
         class Pool:
@@ -136,11 +137,16 @@ PARSED = {
                           for _ in range(layer_num)]
                 self.broken = json.loads("{not json")
                 self.hooked = json.loads(DEFAULTS, object_hook=dict)
+                self.long = json.loads(LONG)
+                self.tensor_copy = copy.deepcopy(self.k[0])
     """
 }
 
 
-def test_an_embedded_json_config_is_read_as_python_reads_it(tmp_path):
+def test_an_embedded_json_config_is_read_as_python_reads_it(tmp_path, monkeypatch):
+    from auditor.interpret import library
+
+    monkeypatch.setattr(library, "JSON_TEXT_LIMIT", 64)  # LONG is over it, DEFAULTS not
     index = build_index(tmp_path, PARSED)
     built = build(index, "Pool", {"size": 8, "layer_num": 2})
     assert built["base_heads"] == 4  # the deep copy is a copy: the parsed dict kept its 4
@@ -149,6 +155,8 @@ def test_an_embedded_json_config_is_read_as_python_reads_it(tmp_path):
     # text that is no JSON, and hooks, are not guessed
     assert "no JSON" in built["broken"].reason
     assert "hooks" in built["hooked"].reason
+    assert "over 64 characters" in built["long"].reason  # bounded work
+    assert "non-data value" in built["tensor_copy"].reason  # a tensor is not plain data
 
 
 STORE_OPTIONS = """

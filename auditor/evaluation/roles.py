@@ -847,7 +847,7 @@ def _kept_as_tokens(facts: Facts, tokens: str | None) -> bool:
         return False
     for dims, keys in zip(facts.shapes, facts.shape_keys):
         for dim, key in zip(dims, keys):
-            if key and tokens in dim and says_tokens(key.rpartition(".")[2]):
+            if key and tokens in dim and says_tokens(key):  # (its last attribute)
                 return True
     return False
 
