@@ -35,6 +35,7 @@ from auditor.evaluation.site_run import (
     callers_defaults,
     callers_objects,
     composed_run,
+    device_call_values,
     other_host,
     run_defaults,
     run_device,
@@ -758,6 +759,8 @@ class PoolEvaluator:
         defaults = dict(self.roles.given.get((id(device_cls), id(host_cls)), {}))
         if composed:  # the run function's defaults (`def start(width=128)`)
             defaults.update(run_defaults(site))
+        elif site is not None:  # the device as the site's function builds it
+            defaults.update(device_call_values(site, device_cls))
         for name, value in defaults.items():  # siblings: the building function's default
             if name in dims and dims[name].free:
                 dims[name] = Dimension(name, (value,))

@@ -432,7 +432,9 @@ def tokens_per_unit(instance: Instance, block: str | None) -> int | None:
     the pool is sized in blocks and does not say how many tokens one holds."""
     if block is None:
         return 1
-    return _tokens_per_block(instance.attrs.get(block))
+    kept = _tokens_per_block(instance.attrs.get(block))
+    # (or the block size its constructor was given, where it keeps none: `block_size=16`)
+    return kept if kept is not None else _tokens_per_block(instance.given.get(block))
 
 
 def measure(

@@ -719,7 +719,12 @@ class RoleBook:
         self.hosts[id(cls)] = role
         self._roles.pop(id(cls), None)
         facts = self._facts.get(id(cls))
-        if facts is not None and role.parameter in facts.objects:  # its pool, not a config
+        if facts is not None and (
+            role.parameter in facts.objects  # its pool, not a config
+            # or a config object it reads its rows off besides its pool (`cfg.host_pages`),
+            # read as a stand-in now that the pool is known to give its layers
+            or (not facts.objects and facts.range_roots - {role.parameter})
+        ):
             self._pools_taken[id(cls)] = role.parameter  # (read again without it)
             self._facts[id(cls)] = self._read(cls) or self._plain[id(cls)]
 
@@ -747,6 +752,8 @@ class RoleBook:
             if roles is not None and roles.layers.partition(".")[0] in objects.values():
                 return names + [roles.layers]
             own = self._own_layers(cls, objects)
+            if own is not None and roles is not None and own == roles.tokens:
+                own = None  # its rows read off the object (`cfg.host_pages`), not its layers
             return names + [own] if own is not None else names
         return names + [roles.layers] if roles is not None else names
 

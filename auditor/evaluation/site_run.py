@@ -174,6 +174,99 @@ def composed_run(site: ConstructionSite | None) -> bool:
     return site is not None and site.device_call is not None and runnable(site)
 
 
+def device_call_values(site: ConstructionSite, device: ClassInfo) -> dict[str, Any]:
+    """The device pool's constructor parameters that the function holding the site builds it
+    with literal values (`pool = LatentKVPool(latent_dim=latent_dim, ...)` in `def
+    init_memory_pool(latent_dim=512)`, or `latent_dim=512` at the call), when the device the
+    site passes is built there: what the code builds the device with when its callers say
+    nothing. Evaluation gives them to parameters with no value of their own (free), instead of
+    samples, so that the device is measured as that function builds it."""
+    function = enclosing_function(site)
+    if function is None or site.device_text is None:
+        return {}
+    memo = site.substituted
+    key = ("<device call values>", id(device))
+    if key not in memo:
+        memo[key] = _device_call_values(function, site.device_text, device)
+    return memo[key]
+
+
+def _device_call_values(function: FunctionInfo, name: str, device: ClassInfo) -> dict[str, Any]:
+    finder = _DeviceCall(name, device.name)
+    function.node.body.visit(finder)
+    if len(finder.calls) != 1 or len(finder.bound) != 1:
+        return {}  # built twice, or the name bound again: not one construction to read
+    call = finder.calls[0]
+    params = function.node.params
+    defaults = {
+        p.name.value: p.default
+        for p in [*params.params, *params.kwonly_params]
+        if p.default is not None and p.name.value not in finder.bound_names
+    }
+    names = parameter_names(device)
+    passed: list[tuple[str, cst.BaseExpression]] = []
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            return {}
+        if arg.keyword is not None:
+            passed.append((arg.keyword.value, arg.value))
+        elif position < len(names):
+            passed.append((names[position], arg.value))
+    found: dict[str, Any] = {}
+    for parameter, value in passed:
+        if isinstance(value, cst.Name) and value.value in defaults:
+            value = defaults[value.value]
+        if not isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.Name)):
+            continue
+        try:
+            literal = ast.literal_eval(code_of(value))
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(literal, (bool, int, float, str)):
+            found[parameter] = literal
+    return found
+
+
+class _DeviceCall(cst.CSTVisitor):
+    """`name = Device(...)` in a function body; the names it binds (a parameter bound again
+    does not hold its default)."""
+
+    def __init__(self, name: str, device: str) -> None:
+        self.name, self.device = name, device
+        self.calls: list[cst.Call] = []
+        self.bound: list[cst.CSTNode] = []
+        self.bound_names: set[str] = set()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            for part in _names_bound(target.target):
+                self.bound_names.add(part)
+                if part == self.name:
+                    self.bound.append(node)
+                    value = node.value
+                    if isinstance(value, cst.Call) and code_of(value.func).split(".")[-1] == (
+                        self.device
+                    ):
+                        self.calls.append(value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.bound_names.update(_names_bound(node.target))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.bound_names.update(_names_bound(node.target))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # a nested function's names are its own
+
+
+def _names_bound(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _names_bound(e.value)]
+    return []
+
+
 def run_parameters(site: ConstructionSite) -> list[str]:
     """The parameters of the function run for the site (none when it is not run)."""
     function = enclosing_function(site)
@@ -249,7 +342,7 @@ def _run(
             kwargs[name] = device
         elif name in site.roots and _read_as_object(site, function, name):  # composed.py:
             # what both pools are built from, an object: a stand-in
-            path = dict(site.stand_ins).get(name) or stand_in_path(param)
+            path = dict(site.stand_ins).get(name) or stand_in_path(param, function.node)
             klass = interpreter.index.resolve_static(function.module, path.partition(".")[0])
             klass = klass if isinstance(klass, ClassInfo) and "." not in path else None
             kwargs[name] = RuntimeObject(path, given=True, klass=klass)  # (its properties run)
@@ -316,11 +409,80 @@ class _AttributeRoots(cst.CSTVisitor):
             self.roots.add(node.value.value)
 
 
-def stand_in_path(param: cst.Param) -> str:
+def stand_in_path(param: cst.Param, function: cst.FunctionDef | None = None) -> str:
     """The path a parameter's stand-in reads config values under: its annotation's class, else
-    `config` (behaviour.object_path, as for a pool's config objects)."""
+    the class the function builds when it is not given (`config = config or ModelConfig()`),
+    else `config` (behaviour.object_path, as for a pool's config objects)."""
     annotation = code_of(param.annotation.annotation) if param.annotation is not None else None
+    if annotation is None and function is not None:
+        annotation = _built_when_missing(function, param.name.value)
     return object_path(Param(param.name.value, annotation, None))
+
+
+def _built_when_missing(function: cst.FunctionDef, name: str) -> str | None:
+    """The class whose instance built with no arguments a function takes for its parameter
+    when it is not given: `name = name or Cls()`, `name = Cls() if name is None else name`, or
+    `if name is None: name = Cls()`, at the top of its body."""
+    for statement in function.body.body:
+        if isinstance(statement, cst.If) and _is_none_test(statement.test, name):
+            body = statement.body.body
+            if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine):
+                found = _assigned_class(body[0], name, None)
+                if found is not None:
+                    return found
+        elif isinstance(statement, cst.SimpleStatementLine):
+            found = _assigned_class(statement, name, name)
+            if found is not None:
+                return found
+    return None
+
+
+def _is_none_test(test: cst.BaseExpression, name: str) -> bool:
+    return (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and test.left.value == name
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Is)
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+    )
+
+
+def _assigned_class(line: cst.SimpleStatementLine, name: str, fallback: str | None) -> str | None:
+    """`name = Cls()` (fallback None), or `name = name or Cls()` / `name = Cls() if name is
+    None else name` (fallback `name`): the class's dotted name."""
+    for small in line.body:
+        if not (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and small.targets[0].target.value == name
+        ):
+            continue
+        value = small.value
+        built = None
+        if fallback is None:
+            built = value
+        elif (
+            isinstance(value, cst.BooleanOperation)
+            and isinstance(value.operator, cst.Or)
+            and isinstance(value.left, cst.Name)
+            and value.left.value == name
+        ):
+            built = value.right
+        elif (
+            isinstance(value, cst.IfExp)
+            and _is_none_test(value.test, name)
+            and isinstance(value.orelse, cst.Name)
+            and value.orelse.value == name
+        ):
+            built = value.body
+        if isinstance(built, cst.Call) and not built.args:
+            text = code_of(built.func)
+            if all(part.isidentifier() for part in text.split(".")):
+                return text
+    return None
 
 
 def stand_in_paths(site: ConstructionSite) -> set[str]:
@@ -331,7 +493,7 @@ def stand_in_paths(site: ConstructionSite) -> set[str]:
     params = function.node.params
     paths = dict(site.stand_ins)
     found = {
-        paths.get(p.name.value) or stand_in_path(p)
+        paths.get(p.name.value) or stand_in_path(p, function.node)
         for p in [*params.params, *params.kwonly_params]
         if p.name.value in site.roots
     }

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from auditor.frontend import walk
+from auditor.frontend.desugar import desugared
 
 ALLOCATORS = frozenset(
     {"zeros", "empty", "ones", "full", "randn", "rand", "empty_strided", "randint", "tensor"}
@@ -102,7 +103,12 @@ PER_LAYER_BYTES = re.compile(
     rb"|\][ \t]*=[ \t]*"
     + _ALLOC  # `self.k[name] = torch.empty(...)` in a loop over layers
     + rb"|"
-    + _ALLOCATOR,
+    + _ALLOCATOR
+    # a list mapped (`list(map(self._alloc, caps))`, `map(alloc, repeat(shape, n))`), or an
+    # allocator bound to a name (`alloc = lambda s: torch.empty(s, ...)`): desugar.py
+    + rb"|\bmap\(\s*(?:lambda\b|[\w.]+\s*,)"
+    + rb"|\w+\s*=\s*lambda\b[^:\n]*:\s*"
+    + _ALLOC,
     re.DOTALL,
 )
 ALLOCATION_BYTES = re.compile(_ALLOC)  # any torch allocation
@@ -520,6 +526,8 @@ class _Flow:
         for name, (loop, _) in appended.items():
             self.ranged.setdefault(name, loop)
         self.carved: set[str] = set()  # the flat allocations views are carved from
+        # `n_local = end_layer - start_layer`: a count kept as the span of two parameters
+        self.spans: dict[str, tuple[str, str]] = {}
         assignments = _items_of_appended(functions, appended)
         for function in functions:
             for node in _walk(function):
@@ -573,6 +581,9 @@ class _Flow:
                     and _dividend(value) is not None
                 ):
                     self.computed.setdefault(_key(target) or "", value)  # `cfg.n // pp`
+                span = self.span(value)
+                if span is not None and _key(target) is not None:
+                    self.spans.setdefault(_key(target) or "", span)  # `n = end - start`
                 for key in keys:
                     if key is None or key in params:
                         continue
@@ -620,6 +631,19 @@ class _Flow:
                 return set()
             base = _object_of(given)
         return set()
+
+    def span(self, node: ast.AST) -> tuple[str, str] | None:
+        """(stop, start) of `stop - start`, each a plain copy of one parameter (a pipeline
+        stage's `end_layer - start_layer`), or of a name kept as one; else None."""
+        key = _key(node)
+        if key is not None and key in self.spans:
+            return self.spans[key]
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)):
+            return None
+        stop, start = self.copied(node.left), self.copied(node.right)
+        if len(stop) == 1 and len(start) == 1 and stop != start:
+            return next(iter(stop)), next(iter(start))
+        return None
 
     def copied(self, node: ast.AST) -> set[str]:
         """Parameters a value is a plain copy of (`x`, `self.x`, `a if c else b`, `x or y`)."""
@@ -1506,6 +1530,10 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
     if isinstance(node, ast.Call) and _dotted(node.func) == "range" and node.args:
         stop = node.args[-1] if len(node.args) < 3 else node.args[1]
         found = flow.of(stop)
+        span = flow.span(stop) if len(node.args) == 1 else None
+        if span is not None:  # `range(end_layer - start_layer)`: as `range(start, end)`
+            facts.range_starts[span[0]] = span[1]
+            return {span[0]}
         if len(node.args) >= 2:
             start = flow.copied(node.args[0])
             if len(found) == 1 and len(start) == 1 and start != found:
@@ -1522,6 +1550,14 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
     key = _key(node)
     if key is not None and key in flow.ranged and key not in flow.params:
         return _range_params(flow.ranged[key], flow, facts)  # one item per step of it
+    held = flow.path(node) if isinstance(node, ast.Attribute) else None
+    read = _read_off(held) if held is not None and held is not node else None
+    if read is not None and "layer" in read.attr.lower() and flow.roots(read):
+        # `for _ in self.layers` after `self.layers = spec.layer_range`: the layers an object
+        # lists (a stage's range), counted as `range(len(spec.layer_range))` would be
+        found = {"@" + ast.unparse(held)}
+        facts.range_roots |= flow.roots(read)
+        return found
     listed = _listed_parameter(node, flow)
     if listed is not None:  # `for _ in self.layer_ids` after `self.layer_ids = list(ids)`:
         facts.lengths.add(listed)  # one per id of a list parameter, as `len(ids)` leading
@@ -1552,6 +1588,11 @@ def _listed_parameter(node: ast.AST, flow: _Flow) -> str | None:
     if isinstance(value, ast.Name) and value.id in flow.params and value is not node:
         if "layer" in value.id.lower():  # (`layer_ids`, `layers`)
             return value.id
+    copied = flow.copied(node)  # `self.layers = PoolSpec.layer_range`, an object's list read
+    if len(copied) == 1 and "." in next(iter(copied)):  # as a parameter (objects_as_parameters)
+        name = next(iter(copied))
+        if "layer" in name.rpartition(".")[2].lower():
+            return name
     return None
 
 
@@ -2117,7 +2158,7 @@ def methods_of(node: ast.ClassDef) -> list[ast.AST]:
     while stack:
         item = stack.pop()
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found.append(item)
+            found.append(desugared(item))  # `list(map(alloc, ...))` read as a comprehension
         elif not isinstance(item, ast.ClassDef):
             stack.extend(ast.iter_child_nodes(item))
     return found

@@ -251,6 +251,7 @@ def lane_view(value: Any, lane: int, memo: dict | None = None, instances: bool =
         result = slice(*(lane_view(p, lane) for p in (value.start, value.stop, value.step)))
     elif kind is Instance and instances:
         result = Instance(value.cls, {}, value.incomplete, value.may_raise, value.set_sites)
+        result.given = value.given  # (numbers only: the same in every lane)
         memo[key] = (value, result)
         result.attrs.update(
             (name, lane_view(v, lane, memo, instances)) for name, v in value.attrs.items()

@@ -465,6 +465,38 @@ def _zip(args: list, kwargs: dict, ctx: CallContext):
     return list(zip(*args))
 
 
+def _map(args: list, kwargs: dict, ctx: CallContext):
+    """`map(f, items, ...)`: f called on each item, through the interpreter (a lambda, a
+    function or method of the audited tree, a modelled library function), as a list."""
+    if kwargs or len(args) < 2:
+        return ctx.unknown("map() needs a function and an iterable")
+    unknown = first_unknown(args)
+    if unknown is not None:
+        return unknown
+    if not all(isinstance(a, (list, tuple, str)) for a in args[1:]):
+        return ctx.unknown("map() over a value the interpreter does not model")
+    results = []
+    for items in zip(*args[1:]):
+        result = ctx.interpreter.call(args[0], list(items), {}, ctx.location)
+        results.append(result)
+    return results
+
+
+def _repeat(args: list, kwargs: dict, ctx: CallContext):
+    """`itertools.repeat(x, n)`: n times x, as a list (without n it never ends: unknown)."""
+    times = kwargs.get("times", args[1] if len(args) > 1 else None)
+    if not args or times is None:
+        return ctx.unknown("itertools.repeat() without a count")
+    if is_unknown(times):
+        return times
+    if not isinstance(times, int) or isinstance(times, bool):
+        return ctx.unknown("itertools.repeat() with a count that is not an int")
+    limit = ctx.interpreter.limits.max_sequence_length
+    if times > limit:
+        return ctx.unknown(f"itertools.repeat() of {times} items, over the limit of {limit}")
+    return [args[0]] * max(times, 0)
+
+
 def _enumerate(args: list, kwargs: dict, ctx: CallContext):
     start = kwargs.get("start", args[1] if len(args) > 1 else 0)
     if args and isinstance(args[0], PartialSequence) and isinstance(start, int):
@@ -681,6 +713,8 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.len": _len,
     "builtins.zip": _zip,
     "builtins.enumerate": _enumerate,
+    "builtins.map": _map,
+    "itertools.repeat": _repeat,
     "builtins.next": _next,
     "builtins.any": _any_all(any),
     "builtins.all": _any_all(all),

@@ -393,6 +393,12 @@ class Interpreter(Namespaces, Statements, Operators):
         finally:
             self.depth -= 1
             self.call_sites.pop()
+        if type(receiver) is Instance and function.name == "__init__" and not receiver.given:
+            receiver.given = {  # its numbers, as read (a deferred argument is forced by then)
+                k: v
+                for k, v in frame.locals.items()
+                if isinstance(v, int) and not isinstance(v, bool) and k != "self"
+            }
         if frame.undecided_return is not None:
             return frame.undecided_return
         return result
@@ -488,11 +494,17 @@ class Interpreter(Namespaces, Statements, Operators):
                             fields = [f for f in fields if f[0] != small.target.value]
                             fields.append((small.target.value, small.value, klass))
         args = list(args)
+        point = self.point
         for name, default, klass in fields:
+            path = f"{instance.cls.name}.{name}"
             if args:
                 instance.attrs[name] = args.pop(0)
             elif name in kwargs:
                 instance.attrs[name] = kwargs[name]
+            elif point is not None and path in point.values:
+                # a field the config point gives (`KVCacheConfig.cache_dtype`, the stand-in a
+                # pool was built from): a config the code builds with its defaults is that one
+                instance.attrs[name] = point.read(path)
             elif default is not None:
                 frame = Frame(klass.module, locals_={})
                 instance.attrs[name] = self.eval(default, frame)

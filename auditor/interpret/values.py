@@ -131,6 +131,9 @@ class Instance:
     # blocks of its construction that contain `raise` and could not be decided (why, where)
     may_raise: list[Unknown] = field(default_factory=list)
     set_sites: dict[str, Location] = field(default_factory=dict)
+    # the numbers its `__init__` was given, by parameter (`block_size=16` of a pool that keeps
+    # no `self.block_size`: measure.py's tokens per block)
+    given: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True, eq=False)

@@ -109,6 +109,14 @@ def sibling_pairs(
                         defaulted = same_defaults(book, a, first, b, second)
                 if shared is not None and _reads_other(b, second, name_a, derived):
                     shared = None  # `Host(cfg, gpu.dtype)`: as the function computes it
+                if shared is not None and _passed_device_only(book, a, first, shared):
+                    # the device is also given what the other is not (`tp_size=cfg.tp_size`):
+                    # built as the function builds both, where it can be run
+                    site = _composed(book, module, qualname, function, one, two)
+                    if site is not None:
+                        taken.add(key)
+                        found.append(Pair(b, a, _composed_evidence(site, a, first), site))
+                        continue
                 if defaulted:
                     shared = defaulted
                 elif shared is None:
@@ -263,7 +271,7 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
             if isinstance(n, ast.Assign)
             and len(n.targets) == 1
             and isinstance(n.targets[0], ast.Name)
-            and isinstance(n.value, ast.Call)
+            and isinstance(n.value, (ast.Call, ast.IfExp))  # (or `a_cls if x else b_cls`)
         }
         calls = 0
         for n in inside:
@@ -314,10 +322,21 @@ def _device_calls(
             if isinstance(target, ast.Name) and isinstance(node.value, ast.Call):
                 picked[target.id] = node.value.func
     chosen = {
-        name: (ast.unparse(func), classes)
+        name: (ast.unparse(func) + "()", classes)
         for name, func in picked.items()
         if (classes := _factory_classes(index, module, func, local, by_name))
     }
+    for node in walk.nodes(function):  # `manager_cls = Int8Pool if int8 else Pool`
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.IfExp)
+        ):
+            arms = [node.value.body, node.value.orelse]
+            classes = [_device_class(index, module, arm, local, by_name) for arm in arms]
+            if all(c is not None for c in classes) and classes[0] is not classes[1]:
+                chosen[node.targets[0].id] = (ast.unparse(node.value), classes)
 
     def visit(node: ast.AST, where: tuple) -> Iterator[Call]:
         if isinstance(node, ast.Call):
@@ -328,7 +347,7 @@ def _device_calls(
             elif isinstance(node.func, ast.Name) and node.func.id in chosen:
                 factory, classes = chosen[node.func.id]
                 for each in classes:  # which one, the run says (OtherHost where another)
-                    yield node, each, where, bound.get(id(node)), f"{CHOSEN}{factory}()"
+                    yield node, each, where, bound.get(id(node)), f"{CHOSEN}{factory}"
             elif key is not None and key in (registered or {}):
                 cls, by = (registered or {})[key]
                 how = f"registered as {key!r} ({cls.name}, by {by})"
@@ -643,6 +662,26 @@ def _bound(call: ast.Call, cls: ClassInfo) -> dict[str, str] | None:
     """Constructor parameter -> the argument's text; None when `*`/`**` hide the binding."""
     nodes = bound_nodes(call, cls)
     return None if nodes is None else {name: ast.unparse(arg) for name, arg in nodes.items()}
+
+
+def _passed_device_only(book: RoleBook, cls: ClassInfo, call: ast.Call, shared) -> bool:
+    """Does the call building the device pass a parameter sizing its buffers an attribute of
+    the object both pools are built from, which the other pool is not given (`tp_size=
+    config.tp_size` beside `config.dtype`)? Measured with that parameter's default, the device
+    would not be the one the function builds."""
+    bound = bound_nodes(call, cls)
+    if bound is None:
+        return False
+    sizing = _sizing(book, cls)
+    roots = {text.split(".")[0] for text in shared}  # (`config` of `config.dtype`)
+    return any(
+        name in sizing
+        and isinstance(node, ast.Attribute)
+        and ast.unparse(node).split(".")[0] in roots  # more of the object both are built from
+        and ast.unparse(node) not in shared
+        and name not in book.tokens(cls) + book.layers(cls)
+        for name, node in bound.items()
+    )
 
 
 def _sizing(book: RoleBook, cls: ClassInfo) -> set[str]:

@@ -1,0 +1,131 @@
+"""Spellings of a loop rewritten to the one the behaviour reader follows: a comprehension.
+
+`list(map(alloc, itertools.repeat(shape, n)))`, `list(map(self._alloc, capacities))` and
+`alloc = lambda shape: torch.empty(shape, ...)` allocate exactly as `[alloc(shape) for _ in
+range(n)]`, `[self._alloc(c) for c in capacities]` and a local `def alloc(shape): return
+...` do. Pool recognition (behaviour.py) reads comprehensions and local functions; these
+rewrites let it read the other spellings as the same code, without a second set of rules. Only
+recognition reads the rewritten copies: the interpreter runs the code as written (`map` and
+`itertools.repeat` are modelled in interpret/library.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+_REPEAT = frozenset({"itertools.repeat", "repeat"})
+_ITEM = "_desugar_item"
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base is not None else None
+    return None
+
+
+def _plain_lambda(node: ast.AST) -> bool:
+    """A lambda of positional parameters only, without defaults."""
+    if not isinstance(node, ast.Lambda):
+        return False
+    a = node.args
+    return not (a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs)
+
+
+def _mapped(node: ast.Call) -> ast.ListComp | None:
+    """`map(f, items)` as `[f(item) for item in items]`; `map(f, repeat(x, n))` as `[f(x) for _
+    in range(n)]`; a one-parameter lambda's body inlined. None for anything else."""
+    if _dotted(node.func) != "map" or len(node.args) != 2 or node.keywords:
+        return None
+    function, items = node.args
+    if isinstance(items, ast.Starred):
+        return None
+    item: ast.expr = ast.Name(_ITEM, ast.Load())
+    if (
+        isinstance(items, ast.Call)
+        and _dotted(items.func) in _REPEAT
+        and len(items.args) == 2
+        and not items.keywords
+    ):
+        item = items.args[0]
+        items = ast.Call(ast.Name("range", ast.Load()), [items.args[1]], [])
+    if _plain_lambda(function) and len(function.args.args) == 1:
+        name = function.args.args[0].arg
+        element = _Renamed(name, item).visit(copy.deepcopy(function.body))
+    else:
+        element = ast.Call(function, [item], [])
+    target = ast.Name(_ITEM, ast.Store())
+    loop = ast.comprehension(target=target, iter=items, ifs=[], is_async=0)
+    return ast.copy_location(ast.ListComp(element, [loop]), node)
+
+
+class _Renamed(ast.NodeTransformer):
+    """A lambda's parameter replaced by the item it is called on."""
+
+    def __init__(self, name: str, value: ast.expr) -> None:
+        self.name, self.value = name, value
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            return copy.deepcopy(self.value)
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        return node  # a lambda inside has parameters of its own
+
+
+class _Desugared(ast.NodeTransformer):
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        # `list(map(...))`, `tuple(map(...))`: the list the comprehension makes
+        if (
+            _dotted(node.func) in ("list", "tuple")
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.ListComp)
+        ):
+            return node.args[0]
+        mapped = _mapped(node)
+        return mapped if mapped is not None else node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and _plain_lambda(node.value)
+        ):
+            lam = node.value
+            assert isinstance(lam, ast.Lambda)
+            function = ast.FunctionDef(
+                name=node.targets[0].id,
+                args=lam.args,
+                body=[ast.copy_location(ast.Return(lam.body), node)],
+                decorator_list=[],
+                returns=None,
+                type_comment=None,
+                type_params=[],
+            )
+            return ast.copy_location(function, node)
+        return node
+
+
+def _has_sugar(function: ast.AST) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and _dotted(node.func) == "map":
+            return True
+        if isinstance(node, ast.Assign) and _plain_lambda(node.value):
+            return True
+    return False
+
+
+def desugared(function: ast.AST) -> ast.AST:
+    """The function with `map` calls and lambdas bound to names rewritten (module docstring):
+    a copy where there are any, the function itself otherwise."""
+    if not _has_sugar(function):
+        return function
+    result = _Desugared().visit(copy.deepcopy(function))
+    return ast.fix_missing_locations(result)
