@@ -533,3 +533,274 @@ def test_layers_looped_over_a_range_a_config_object_lists(
     host_row = _per_token_layer(mirror.k, 96 * 16, 4)
     assert device_row == 256 and host_row == (512 if bug else 256)
     assert one_pair_verdict(report) == ({("LA001", "k")} if bug else set())
+
+
+def test_setattr_sets_what_it_names_and_an_unknown_name_leaves_the_object_incomplete(tmp_path):
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                import torch
+
+                LAYOUT = {"k_cache": (4, 8), "v_cache": (4, 2)}
+
+
+                class Pool:
+                    def __init__(self, size, layer_num, name_of=None):
+                        for name, (heads, dim) in LAYOUT.items():
+                            setattr(self, name, torch.empty((layer_num, size, heads, dim)))
+
+
+                class Opaque:
+                    def __init__(self, size, layer_num, name_of):
+                        setattr(self, name_of(), torch.empty((layer_num, size)))
+            """
+        },
+    )
+    built = build(index, "Pool", {"size": 8, "layer_num": 2})
+    assert built["k_cache"].shape == (2, 8, 4, 8) and built["v_cache"].shape == (2, 8, 4, 2)
+    opaque = build(index, "Opaque", {"size": 8, "layer_num": 2})
+    assert opaque.instance.incomplete is not None  # the name is not known: nothing guessed
+    assert not any(hasattr(v, "shape") for v in opaque.instance.attrs.values())
+
+
+GEOMETRY_TREE = {
+    "geo/__init__.py": "",
+    "geo/shape.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class AttnShape:
+            depth: int = 6
+            rank: int = 256
+            rotary: int = 32
+
+            @property
+            def row(self):
+                return self.rank + self.rotary
+
+            @property
+            def compressed(self):
+                return self.rank
+    """,
+    "geo/pools.py": """
+        import torch
+
+
+        class RowPool:
+            def __init__(self, size, dtype, shape, device="cuda"):
+                self.size = size
+                self.dtype = dtype
+                self.shape = shape
+                self.layer_num = shape.depth
+                self.rows = [
+                    torch.zeros((size + 1, 1, shape.row), dtype=dtype, device=device)
+                    for _ in range(self.layer_num)
+                ]
+
+
+        class RowPoolHost:
+            def __init__(self, device_pool, ratio=2.0, device="cpu"):
+                shape = device_pool.shape
+                self.size = int(device_pool.size * ratio)
+                self.rows = torch.empty(
+                    (device_pool.layer_num, self.size, 1, WIDTH), dtype=device_pool.dtype, device=device
+                )
+    """,
+    "geo/init.py": """
+        import torch
+
+        from geo.pools import RowPool, RowPoolHost
+        from geo.shape import AttnShape
+
+
+        def init_pools(shape=None, size=512, dtype=torch.bfloat16, device="cuda", host_device="cpu"):
+            if shape is None:
+                shape = AttnShape()
+            pool = RowPool(size, dtype, shape, device=device)
+            return pool, RowPoolHost(pool, device=host_device)
+    """,
+}
+
+
+@pytest.mark.parametrize("width, bug", [("shape.row", False), ("shape.compressed", True)])
+def test_an_untyped_config_object_is_the_class_the_code_builds_the_pool_with(
+    tmp_path, capsys, monkeypatch, width, bug
+):
+    tree = dict(GEOMETRY_TREE)
+    tree["geo/pools.py"] = tree["geo/pools.py"].replace("WIDTH", width)
+    write_tree(tmp_path, tree)
+    report = audit_json(tmp_path, capsys)
+    pool, host = built_by_the_tree(
+        tmp_path, monkeypatch, "geo", "init", "init_pools", device="meta", host_device="meta"
+    )
+    device_row = _per_token_layer(pool.rows, pool.size + 1, 6)
+    host_row = _per_token_layer([host.rows], host.size, 6)
+    assert device_row == 576 and host_row == (512 if bug else 576)
+    # before: `shape.row` and `shape.compressed` were sampled as numbers of their own, and the
+    # host's read had no value: unresolved, never compared
+    assert one_pair_verdict(report) == ({("LA001", "rows")} if bug else set())
+    if bug:  # the properties run on the class's fields: the figures are the meta device's
+        assert _figures(report) == {"rows": (host_row, device_row)}
+
+
+def test_objects_of_two_classes_passed_leave_the_parameter_untyped(tmp_path):
+    from helpers import find_class
+
+    from auditor.evaluation.passed_classes import passed_class
+
+    tree = dict(GEOMETRY_TREE)
+    tree["geo/pools.py"] = tree["geo/pools.py"].replace("WIDTH", "shape.row")
+    index = build_index(tmp_path / "one", tree)
+    parsed = [m.parsed for m in index.modules.values()]
+    assert any(m.name == "geo.init" for m in index.modules.values())
+    found = passed_class(index, parsed, {}, find_class(index, "RowPool"), "shape", 2)
+    assert found is not None and found.name == "AttnShape"  # the one class passed
+    tree["geo/other.py"] = """
+        from geo.pools import RowPool
+
+
+        class OtherShape:
+            depth = 2
+            row = 8
+
+
+        def other(size=8):
+            shape = OtherShape()
+            return RowPool(size, None, shape)
+    """
+    index = build_index(tmp_path / "two", tree)
+    parsed = [m.parsed for m in index.modules.values()]
+    assert any(m.name == "geo.other" for m in index.modules.values())
+    assert passed_class(index, parsed, {}, find_class(index, "RowPool"), "shape", 2) is None
+
+
+SPILL_TREE = {
+    "spill/__init__.py": "",
+    "spill/cache.py": """
+        import torch
+
+        PAGE_SIZE = 32
+
+
+        class BlockCache:
+            def __init__(self, num_blocks, num_layers, kv_heads, head_dim, dtype, store_dtype=None, device="cuda"):
+                self.store = store_dtype if store_dtype is not None else dtype
+                self.kv = [
+                    torch.empty((num_blocks, 2, PAGE_SIZE, kv_heads, head_dim), dtype=self.store, device=device)
+                    for _ in range(num_layers)
+                ]
+    """,
+    "spill/tier.py": """
+        import torch
+
+        from spill.cache import PAGE_SIZE
+
+
+        class SpillTier:
+            def __init__(self, num_blocks, num_layers, kv_heads, head_dim, dtype, device="cpu"):
+                self.kv = [
+                    torch.empty((num_blocks, 2, PAGE_SIZE, kv_heads, head_dim), dtype=dtype, device=device)
+                    for _ in range(num_layers)
+                ]
+    """,
+    "spill/init.py": """
+        import torch
+
+        from spill.cache import BlockCache
+        from spill.tier import SpillTier
+
+        STORES = {None: None, "fp8": torch.float8_e4m3fn}
+
+
+        def init(device="cuda", host_device="cpu", num_blocks=64, host_blocks=128, num_layers=4,
+                 kv_heads=4, head_dim=64, dtype=torch.bfloat16, store="fp8"):
+            cache = BlockCache(num_blocks=num_blocks, num_layers=num_layers, kv_heads=kv_heads,
+                               head_dim=head_dim, dtype=dtype, store_dtype=STORES[store], device=device)
+            tier = SpillTier(num_blocks=host_blocks, num_layers=num_layers, kv_heads=kv_heads,
+                             head_dim=head_dim, dtype=HOST_DTYPE, device=host_device)
+            return cache, tier
+    """,
+}
+
+
+@pytest.mark.parametrize("host_dtype, bug", [("cache.store", False), ("dtype", True)])
+def test_a_block_size_held_in_a_module_constant(tmp_path, capsys, monkeypatch, host_dtype, bug):
+    tree = dict(SPILL_TREE)
+    tree["spill/init.py"] = tree["spill/init.py"].replace("HOST_DTYPE", host_dtype)
+    write_tree(tmp_path, tree)
+    report = audit_json(tmp_path, capsys)
+    cache, tier = built_by_the_tree(
+        tmp_path, monkeypatch, "spill", "init", "init", device="meta", host_device="meta"
+    )
+    device_row = _per_token_layer(cache.kv, 64 * 32, 4)
+    host_row = _per_token_layer(tier.kv, 128 * 32, 4)
+    assert device_row == 512 and host_row == (1024 if bug else 512)
+    # before: "the token count is in blocks and the pool holds no block size", both sides
+    findings = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
+    assert report["summary"]["pairs_compared"] == 1
+    assert findings == ({("LA001", "kv")} if bug else set())
+    if bug:  # the host in the model dtype, the device in fp8: twice, as on the meta device
+        first, second = _figures(report)["kv"]
+        assert first == 2 * second
+
+
+PROMPT_TREE = {
+    "prompt/__init__.py": "",
+    "prompt/tokens.py": """
+        import torch
+
+
+        class TokenPool:
+            def __init__(self, size, dtype, head_num, head_dim, layer_num, device="cuda"):
+                self.kv_buffer = torch.empty((layer_num, size + 1, 2 * head_num, head_dim), dtype=dtype, device=device)
+    """,
+    "prompt/pages.py": """
+        import torch
+
+
+        class PromptPages:
+            def __init__(self, page_num, tokens_per_page, layer_num, head_num, head_dim, dtype=torch.float16, device="cpu"):
+                self.kv_buffer = torch.empty(
+                    (page_num, layer_num, tokens_per_page, HEADS, head_dim), dtype=dtype, device=device
+                )
+    """,
+    "prompt/init.py": """
+        import torch
+
+        from prompt.pages import PromptPages
+        from prompt.tokens import TokenPool
+
+
+        def init_pools(device="cuda", host_device="cpu", max_tokens=1024, layer_num=4, head_num=4,
+                       head_dim=64, cache_pages=16, cache_page_tokens=32):
+            pool = TokenPool(size=max_tokens, dtype=torch.float16, head_num=head_num, head_dim=head_dim,
+                             layer_num=layer_num, device=device)
+            pages = PromptPages(page_num=cache_pages, tokens_per_page=cache_page_tokens,
+                                layer_num=layer_num, head_num=head_num, head_dim=head_dim, device=host_device)
+            return pool, pages
+    """,
+}
+
+
+@pytest.mark.parametrize("heads, bug", [("2 * head_num", False), ("head_num", True)])
+def test_a_page_count_and_page_size_the_building_function_gives_only_the_host(
+    tmp_path, capsys, monkeypatch, heads, bug
+):
+    tree = dict(PROMPT_TREE)
+    tree["prompt/pages.py"] = tree["prompt/pages.py"].replace("HEADS", heads)
+    write_tree(tmp_path, tree)
+    report = audit_json(tmp_path, capsys)
+    pool, pages = built_by_the_tree(
+        tmp_path, monkeypatch, "prompt", "init", "init_pools", device="meta", host_device="meta"
+    )
+    device_row = _per_token_layer([pool.kv_buffer], 1025, 4)
+    host_row = _per_token_layer([pages.kv_buffer], 16 * 32, 4)
+    assert device_row == 1024 and host_row == (512 if bug else 1024)
+    # before: `tokens_per_page` had no value (unresolved); counted per page (`page_num` read
+    # as tokens), the host's figure was 32 times its own
+    assert one_pair_verdict(report) == ({("LA001", "kv_buffer")} if bug else set())
+    if bug:  # at the rule pack's head dimensions: half the device's, as on the meta device
+        first, second = _figures(report)["kv_buffer"]
+        assert 2 * first == second

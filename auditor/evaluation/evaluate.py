@@ -226,6 +226,7 @@ class PoolEvaluator:
         # (device, host, site) whose lanes builds changed module state: the first layer
         # count's builds one by one from then on ("settled"), and if the rest still change
         # it, every build one by one (unsettled)
+        self._constants: dict[tuple[int, str], int | None] = {}  # _constant_blocks
         self.state_changers: set[tuple[int, int, int]] = set()
         self.unsettled: set[tuple[int, int, int]] = set()
 
@@ -314,6 +315,24 @@ class PoolEvaluator:
             figures = {n: replace(f, unknown=why, arithmetic="") for n, f in figures.items()}
         return figures
 
+    def _constant_blocks(self, cls: ClassInfo, block: str | None, builds: int) -> list | None:
+        """Tokens per block of a pool whose shapes read a module constant for it
+        (behaviour._constant_block: `BLOCK_SIZE`): the constant's value, as its module (or the
+        one it imports it from) binds it, when that is a positive number."""
+        if block is None or not block.isupper() or not block.isidentifier():
+            return None
+        key = (id(cls), block)
+        if key not in self._constants:
+            interpreter = Interpreter(self.index, ConfigPoint({}), self.limits)
+            namespace = interpreter.module_namespace(cls.module)
+            value = (
+                interpreter.force(namespace, block, cls.location) if block in namespace else None
+            )
+            ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+            self._constants[key] = value if ok else None
+        value = self._constants[key]
+        return [value] * builds if value is not None else None
+
     def _row_units(self, builds: list, devices: list) -> tuple[list[int], str]:
         """Tokens per host row: 1, or, for a device counted in blocks (`num_pages` of
         `page_size` tokens) whose block size the host keeps under the same name, that size."""
@@ -338,6 +357,9 @@ class PoolEvaluator:
         given = values.get(block)
         if isinstance(given, int) and not isinstance(given, bool):
             return [given] * len(devices), False
+        constant = self._constant_blocks(host_cls, block, len(devices))
+        if constant is not None:  # a module constant its shapes read (`BLOCK_SIZE`)
+            return constant, False
         facts = self.roles.facts(host_cls)
         params = self.roles.device_params(host_cls)
         if facts is None or not any(block in facts.read_attributes.get(p, ()) for p in params):
@@ -617,6 +639,7 @@ class PoolEvaluator:
         given = _block_of_config(block, values, len(device_builds))
         if composed:  # the block size its object holds (`self.layout.block_size`)
             given = _held_blocks(device_builds, block) or given
+        given = given or self._constant_blocks(device_cls, block, len(device_builds))
         result.device = measure(
             device_builds,
             device_cls,
@@ -673,6 +696,7 @@ class PoolEvaluator:
         (builds,) = each_count(builds)
         block = roles.block(device_cls)
         given = _block_of_config(block, values, len(builds))
+        given = given or self._constant_blocks(device_cls, block, len(builds))
         return measure(builds, device_cls, token_names, layer_names, block, given)
 
     def _replay(

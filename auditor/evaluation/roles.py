@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.evaluation.matrix import parameter_names
+from auditor.evaluation.passed_classes import passed_class
 from auditor.frontend import walk
 from auditor.frontend.behaviour import (
     Facts,
@@ -79,6 +80,10 @@ class RoleBook:
         # (device, sibling in the host's place) -> values the function building both gives
         # parameters nothing else gives (pairing/siblings.py site_defaults)
         self.given: dict[tuple[int, int], dict[str, Any]] = {}
+        # every discovered file (catalog.py), searched for the calls building a class whose
+        # config object is untyped (passed_classes.py); None: no such search
+        self.parsed: list | None = None
+        self._passed: dict[tuple[int, str], ClassInfo | None] = {}
 
     def facts(self, cls: ClassInfo) -> Facts | None:
         """What the class's methods (its MRO) do with its constructor's parameters."""
@@ -376,12 +381,12 @@ class RoleBook:
         if not candidates:
             return None
         roots = {
-            r: object_path(facts.params[r])
+            r: self._object_path(cls, r, facts)
             for r in sorted(candidates)
             if r in facts.params and not self._pool_typed(cls, r, facts)
         }
         others = {
-            name: object_path(facts.params[name])
+            name: self._object_path(cls, name, facts)
             for name in sorted(set(facts.read_attributes) - set(candidates))
             if name in facts.params and not self._pool_typed(cls, name, facts)
         }
@@ -466,7 +471,7 @@ class RoleBook:
             return None
         hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
         others = {
-            name: object_path(facts.params[name])
+            name: self._object_path(cls, name, facts)
             for name in sorted(facts.read_attributes)
             if name in facts.params
             and name not in facts.called
@@ -498,6 +503,43 @@ class RoleBook:
             return True
         return tokens in token_hints or says_tokens(tokens)
 
+    def _object_path(self, cls: ClassInfo, name: str, facts: Facts) -> str:
+        """The path a config object's attributes are parameters under: its annotation's
+        class, else the one class the code constructs the pool with (passed_classes.py), else
+        `config`."""
+        param = facts.params[name]
+        if param.annotation is None:
+            klass = self.passed_class(cls, name, facts)
+            if klass is not None:
+                return klass.name
+        return object_path(param)
+
+    def passed_class(self, cls: ClassInfo, name: str, facts: Facts) -> ClassInfo | None:
+        """The class of the objects the code passes an untyped parameter (passed_classes)."""
+        key = (id(cls), name)
+        if key not in self._passed:
+            found = None
+            if self.parsed is not None and name in facts.params:
+                position = list(facts.params).index(name)
+                found = passed_class(self.index, self.parsed, self.trees, cls, name, position)
+            self._passed[key] = found
+        return self._passed[key]
+
+    def _object_class(
+        self, cls: ClassInfo, owner: ClassInfo, name: str, path: str, facts: Facts
+    ) -> ClassInfo | None:
+        """The class of the object parameter `name` read under `path`: its annotation's, or
+        the one the code passes it (an untyped parameter)."""
+        facts = self._plain.get(id(cls), facts)  # (read again, objects are `object`-typed)
+        annotation = facts.params[name].annotation if name in facts.params else None
+        if annotation is None:
+            klass = self.passed_class(cls, name, facts) if name in facts.params else None
+            return klass if klass is not None and klass.name == path else None
+        if path not in annotation:
+            return None
+        klass = self.index.resolve_static(owner.module, path)
+        return klass if isinstance(klass, ClassInfo) else None
+
     def _field_defaults(self, cls: ClassInfo, roots: dict[str, str], facts: Facts) -> dict:
         """The defaults the classes of the objects' annotations give their fields, each under
         the object's path (`CacheConfig.quant_policy` -> `0`)."""
@@ -505,11 +547,8 @@ class RoleBook:
         owner = init.owner if init is not None and init.owner is not None else cls
         found: dict[str, str] = {}
         for name, path in roots.items():
-            annotation = facts.params[name].annotation if name in facts.params else None
-            if annotation is None or path not in annotation:
-                continue
-            klass = self.index.resolve_static(owner.module, path)
-            if isinstance(klass, ClassInfo):
+            klass = self._object_class(cls, owner, name, path, facts)
+            if klass is not None:
                 self._defaults_of(klass, path, found, 0)
         return found
 
@@ -519,11 +558,8 @@ class RoleBook:
         init = cls.find_method("__init__")
         owner = init.owner if init is not None and init.owner is not None else cls
         for name, path in roots.items():
-            annotation = facts.params[name].annotation if name in facts.params else None
-            if annotation is None or path not in annotation:
-                continue
-            klass = self.index.resolve_static(owner.module, path)
-            if not isinstance(klass, ClassInfo):
+            klass = self._object_class(cls, owner, name, path, facts)
+            if klass is None:
                 continue
             facts.object_classes[path] = klass
             reads: dict[str, set[str]] = {}

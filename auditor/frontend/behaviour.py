@@ -31,6 +31,8 @@ _TOKEN_HINT = re.compile(
     r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|rows$|entries$|(pool|cache|buffer)_size$"
     r"|(^|_)n_(slot|row|entry|block|page|ctx|seq)$|(seq|context|ctx)_len(gth)?$)"
 )  # singular after `n_` (llama.cpp's `n_ctx`, `n_slot`; `row` alone is a width), lengths
+# a count of blocks or pages (`num_blocks`, `host_pages`, LightLLM's `page_num`), not of tokens
+_COUNTS_BLOCKS = re.compile(r"(block|page)(s|_num|_count|_cnt)$")
 UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
 _LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
@@ -1551,10 +1553,13 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
     if key is not None and key in flow.ranged and key not in flow.params:
         return _range_params(flow.ranged[key], flow, facts)  # one item per step of it
     held = flow.path(node) if isinstance(node, ast.Attribute) else None
-    read = _read_off(held) if held is not None and held is not node else None
+    if held is node and (_key(node) or "").startswith("self."):
+        held = None  # an own list no object's read gave (the cases below)
+    read = _read_off(held) if held is not None else None
     if read is not None and "layer" in read.attr.lower() and flow.roots(read):
-        # `for _ in self.layers` after `self.layers = spec.layer_range`: the layers an object
-        # lists (a stage's range), counted as `range(len(spec.layer_range))` would be
+        # `for _ in cfg.full_layer_ids`, or `for _ in self.layers` after `self.layers =
+        # spec.layer_range`: the layers an object lists (a stage's range, one kind's ids),
+        # counted as `range(len(spec.layer_range))` would be
         found = {"@" + ast.unparse(held)}
         facts.range_roots |= flow.roots(read)
         return found
@@ -2058,7 +2063,7 @@ def _tokens_along(
             evidence = f"tokens along self.{attribute}"
             kept = None  # pages of a size it keeps (`self.page_size = gpu.page_size`); a
             # budget's rows are measured as held (measure.py), whatever they are
-            paged = re.search(r"(block|page)s$", attribute) and not _BLOCK_HINT.search(attribute)
+            paged = _COUNTS_BLOCKS.search(attribute) and not _BLOCK_HINT.search(attribute)
             if paged and not budgets and not any(names_a_budget(p) for p in facts.params):
                 own = {a for a in block_candidates - {attribute} if a in facts.own}
                 kept = min(own, default=None)
@@ -2068,11 +2073,13 @@ def _tokens_along(
     if tokens is None or tokens == layers:
         return None
     block = None
-    if not _BLOCK_HINT.search(tokens) and re.search(r"(block|page)s$", tokens):
+    if not _BLOCK_HINT.search(tokens) and _COUNTS_BLOCKS.search(tokens):
         # an attribute the pool holds before one read off a config object (`config.page_size`);
         # none: blocks of a size the pool does not say (its figures are unresolved, never
         # taken per block)
         block = min(block_candidates - {tokens}, key=lambda n: ("." in n, n), default=UNSAID_BLOCK)
+        if block == UNSAID_BLOCK:  # a module constant in its shapes (`BLOCK_SIZE`)
+            block = _constant_block(facts, tokens) or UNSAID_BLOCK
     if block is None and _BATCH_HINT.search(tokens):
         # rows of whole sequences: as many tokens each as the sequence length it keeps
         kept = {n for n in sequence_candidates - {tokens} if n in facts.own}
@@ -2086,6 +2093,24 @@ def _tokens_along(
     elif block is not None:
         evidence += f" (blocks of {block} tokens)"
     return Roles(tokens, layers, block, evidence, start=facts.range_starts.get(layers))
+
+
+def _constant_block(facts: Facts, tokens: str) -> str | None:
+    """A module constant named for a block size (`BLOCK_SIZE`, `PAGE_SIZE`) beside the block
+    count in the shapes it leads (`(num_blocks, 2, BLOCK_SIZE, heads, dim)`): the tokens per
+    block, which evaluation reads off the module (evaluate._constant_blocks)."""
+    found = {
+        key
+        for dims, keys in zip(facts.shapes, facts.shape_keys)
+        if any(tokens in dim for dim in dims)
+        for key in keys
+        if key
+        and key.isupper()
+        and key.isidentifier()
+        and key not in facts.params
+        and _BLOCK_HINT.search(key.lower())
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _names_layers(key: str | None) -> bool:

@@ -600,6 +600,29 @@ def _getattr(args: list, kwargs: dict, ctx: CallContext):
     return found
 
 
+def _setattr(args: list, kwargs: dict, ctx: CallContext):
+    """`setattr(self, name, torch.empty(...))` in a loop over a table of buffers: the
+    attribute set, as `self.<name> = ...` sets it. A name not known makes the object
+    incomplete (what it holds may be set on that path), never guessed."""
+    if len(args) != 3 or kwargs:
+        return ctx.unknown("setattr() needs an object, a name and a value")
+    obj, name, value = args
+    if not isinstance(obj, Instance):
+        return ctx.unknown("setattr() on an object the interpreter does not model")
+    if not isinstance(name, str):
+        why = name if is_unknown(name) else ctx.unknown("setattr() with a name that is no text")
+        if obj.incomplete is None:
+            obj.incomplete = why
+        return None
+    setter = ctx.interpreter.property_setter(obj.cls, name)
+    if setter is not None:
+        ctx.interpreter.call_function(setter, obj, [value], {}, ctx.location, setter.owner)
+        return None
+    obj.attrs[name] = value
+    obj.set_sites[name] = ctx.location
+    return None
+
+
 def _scalar_lacks(value: Any, name: str) -> bool:
     """`getattr(None, "x", d)`: None, booleans and numbers have a fixed set of attributes, so
     whether one exists is known (a config object left None: `getattr(quant_config, ...)`)."""
@@ -722,6 +745,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.isinstance": _isinstance,
     "builtins.hasattr": _hasattr,
     "builtins.getattr": _getattr,
+    "builtins.setattr": _setattr,
     "builtins.type": _type,
     "builtins.callable": _callable,
     "builtins.tuple": _to_tuple,
@@ -790,7 +814,9 @@ def _checked_prod(args: list, ctx: CallContext):
 
 # functions whose result does not depend on the numbers lanes hold, given them as they are:
 # run per lane, `getattr` would run a property once per lane (lanes.py)
-_WHATEVER_THE_LANES = frozenset({"builtins.getattr", "builtins.hasattr", "builtins.callable"})
+_WHATEVER_THE_LANES = frozenset(
+    {"builtins.getattr", "builtins.hasattr", "builtins.callable", "builtins.setattr"}
+)
 
 
 def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):

@@ -46,6 +46,7 @@ def catalog(
     classes = sorted(index.all_classes(), key=lambda c: (c.module.path, c.qualname))
     trees: dict = {}
     book = RoleBook(index, settings, trees)
+    book.parsed = parsed  # (the calls building a pool say what an untyped config object is)
     devices, hosts, not_hosts = _pools(classes, settings, book, trees)
     configured = ConfiguredPairs(settings, classes, devices)
     site_hosts = [h for h in hosts if not configured.configured(h)]

@@ -134,6 +134,14 @@ def sibling_pairs(
                     f"{'defaults' if defaulted else 'arguments'} ({', '.join(shared)})"
                 )
                 given = site_defaults(function, _bound(second, b) or {}, shared)
+                # what each alone is given by a parameter of the function (`token_page_size=
+                # cpu_page_size`), under a name the other does not take
+                own_b = _bound(second, b) or {}
+                own_a = _bound(first, a) or {}
+                for mine, other in ((own_b, own_a), (own_a, own_b)):
+                    alone = {n: t for n, t in mine.items() if n not in other and t not in shared}
+                    for name, value in site_defaults(function, alone, list(alone.values())).items():
+                        given.setdefault(name, value)
                 if given:
                     book.given[(id(a), id(b))] = given
                     said = ", ".join(f"{n}={v!r}" for n, v in given.items())
