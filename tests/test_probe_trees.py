@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 31, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 34, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -104,6 +104,20 @@ BUGGY = {
     # (a fifteenth probe, written unseen after the session-30 mends and measured once) an MLA
     # host tier without the rope part, config from a nested dict literal
     "probe31/r04": {("LA001", "kv_buffer")},
+    # (session 31: a sixteenth probe, fixed from it) siblings from one config, the device given
+    # its shard count alone; an SGLang fork's MLA host without the rope part, its dims the
+    # building function's defaults
+    "probe32/r03": {("LA001", "pool")},
+    "probe32/r07": {("LA001", "kv_buffer")},
+    # (a seventeenth, written after those mends: r03 and r07 were reported before them; r06,
+    # an untyped config object read as the class the code builds the pool with, after)
+    "probe33/r03": {("LA001", "kv_blocks")},
+    "probe33/r06": {("LA001", "kv_buffer")},
+    "probe33/r07": {("LA001", "kv_caches")},
+    # (an eighteenth, written after all but its own mends) the incident's index-K host row;
+    # a CPU prefix tier in the model dtype, its block size a module constant
+    "probe34/r02": {("LA001", "index_k_buffer")},
+    "probe34/r05": {("LA001", "kv_cache")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -138,10 +152,19 @@ CORRECT = [
     "probe31/r02",  # a class-attribute config, an int8 subclass with scales, a P/D buffer
     # a prefill/decode staging beside its paged cache, its rows kept as `self.max_tokens`
     "probe31/r08",
+    # an int8 manager chosen by a conditional expression beside its CPU mirror (its plain
+    # sibling never built at the function's defaults: one unresolved item, said)
+    "probe32/r01",
+    "probe32/r05",  # a config dataclass the building function constructs with its defaults
+    "probe33/r05",
+    # a paged prompt cache whose page count and page size only the building function gives
+    "probe34/r01",
+    "probe34/r06",  # was a false finding at the session's start
+    "probe34/r08",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
-UNRESOLVED = {"probe22/p07": 2, "probe22/p07b": 2, "probe29/r08": 4}
+UNRESOLVED = {"probe22/p07": 2, "probe22/p07b": 2, "probe29/r08": 4, "probe32/r01": 1}
 
 
 def audit(name: str, capsys) -> dict:
@@ -189,6 +212,9 @@ CHECKS = sorted(
         "probe29",
         "probe30",
         "probe31",
+        "probe32",
+        "probe33",
+        "probe34",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

@@ -1,0 +1,1 @@
+"""Python port of the TurboMind block cache used by our PyTorch backend."""

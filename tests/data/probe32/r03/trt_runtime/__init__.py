@@ -1,0 +1,1 @@
+"""Minimal Python runtime modelled on TensorRT-LLM's KV cache manager."""

@@ -1,0 +1,1 @@
+"""Torch re-implementation of the MLC paged KV cache used by our runtime shim."""

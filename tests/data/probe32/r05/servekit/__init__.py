@@ -1,0 +1,1 @@
+"""In-house inference server: KV cache components."""

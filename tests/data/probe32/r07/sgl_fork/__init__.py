@@ -1,0 +1,1 @@
+"""Internal SGLang fork (renamed memory-pool parameters)."""

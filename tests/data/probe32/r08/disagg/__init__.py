@@ -1,0 +1,1 @@
+"""Prefill/decode disaggregation: device KV pool and KV transfer staging."""

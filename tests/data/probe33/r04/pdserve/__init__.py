@@ -1,0 +1,1 @@
+"""Prefill/decode disaggregated serving: paged KV pool plus an RDMA-registered transfer buffer."""

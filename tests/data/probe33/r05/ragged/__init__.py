@@ -1,0 +1,1 @@
+"""DeepSpeed-MII-style ragged batching KV cache with a host mirror."""

@@ -1,0 +1,1 @@
+"""vLLM v1 KV-offloading-connector-style CPU block store."""

@@ -1,0 +1,1 @@
+"""Research server for interleaved sliding-window / full-attention models."""

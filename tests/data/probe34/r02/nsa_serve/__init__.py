@@ -1,0 +1,1 @@
+"""SGLang fork: DeepSeek sparse attention (NSA/DSA) memory pools with HiCache."""

@@ -1,0 +1,1 @@
+"""EAGLE/MTP speculative decoding: draft KV pool mirroring a paged MLA target pool."""

@@ -1,0 +1,1 @@
+"""Decode instance of a prefill/decode disaggregated deployment."""
