@@ -394,10 +394,12 @@ class Interpreter(Namespaces, Statements, Operators):
             self.depth -= 1
             self.call_sites.pop()
         if type(receiver) is Instance and function.name == "__init__" and not receiver.given:
-            receiver.given = {  # its numbers, as read (a deferred argument is forced by then)
-                k: v
-                for k, v in frame.locals.items()
-                if isinstance(v, int) and not isinstance(v, bool) and k != "self"
+            params = function.node.params  # its numbers, as read (a deferred one is forced)
+            receiver.given = {
+                name: value
+                for p in [*params.params, *params.kwonly_params]
+                if isinstance(value := frame.locals.get(name := p.name.value), int)
+                and not isinstance(value, bool)
             }
         if frame.undecided_return is not None:
             return frame.undecided_return
