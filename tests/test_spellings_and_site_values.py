@@ -804,3 +804,131 @@ def test_a_page_count_and_page_size_the_building_function_gives_only_the_host(
     if bug:  # at the rule pack's head dimensions: half the device's, as on the meta device
         first, second = _figures(report)["kv_buffer"]
         assert 2 * first == second
+
+
+INHERITED_TREES = {
+    # a base constructor taking a `block_size` of its own, run by `super().__init__`: the
+    # subclass's block size is the one it was given (a review found the base's used)
+    "given": {
+        "gp/__init__.py": "",
+        "gp/pools.py": """
+            import torch
+
+
+            class PagedBase:
+                def __init__(self, num_blocks, block_size=1):
+                    self.num_blocks = num_blocks
+
+
+            class PagedKV(PagedBase):
+                def __init__(self, num_blocks, block_size, num_layers, heads, head_dim, dtype=torch.float16, device="cuda"):
+                    super().__init__(num_blocks)
+                    self.kv = [
+                        torch.empty((num_blocks, block_size, 2, heads, head_dim), dtype=dtype, device=device)
+                        for _ in range(num_layers)
+                    ]
+
+
+            class HostKV:
+                def __init__(self, pool, num_tokens, device="cpu"):
+                    first = pool.kv[0]
+                    self.kv = [
+                        torch.empty((num_tokens, 2, first.shape[3], first.shape[4]), dtype=first.dtype, device=device)
+                        for _ in range(len(pool.kv))
+                    ]
+        """,
+        "gp/init.py": """
+            from gp.pools import HostKV, PagedKV
+
+
+            def init(device="cuda", host_device="cpu"):
+                pool = PagedKV(64, 16, 4, 8, 64, device=device)
+                return pool, HostKV(pool, 4096, device=host_device)
+        """,
+    },
+    # a block size constant bound to two values in the modules of a class's MRO (the shape is
+    # the base's, in another module): neither is taken
+    "constant": {
+        "spill2/__init__.py": "",
+        "spill2/base.py": """
+            import torch
+
+            PAGE_SIZE = 32
+
+
+            class TierBase:
+                def __init__(self, num_blocks, num_layers, kv_heads, head_dim, dtype, device="cpu"):
+                    self.kv = [
+                        torch.empty((num_blocks, 2, PAGE_SIZE, kv_heads, head_dim), dtype=dtype, device=device)
+                        for _ in range(num_layers)
+                    ]
+        """,
+        "spill2/tier.py": """
+            from spill2.base import TierBase
+
+            PAGE_SIZE = 16  # a transfer chunk, not the layout's
+
+
+            class SpillTier(TierBase):
+                def chunk(self):
+                    return PAGE_SIZE
+        """,
+        "spill2/cache.py": """
+            import torch
+
+            PAGE_SIZE = 32
+
+
+            class BlockCache:
+                def __init__(self, num_blocks, num_layers, kv_heads, head_dim, dtype, device="cuda"):
+                    self.kv = [
+                        torch.empty((num_blocks, 2, PAGE_SIZE, kv_heads, head_dim), dtype=dtype, device=device)
+                        for _ in range(num_layers)
+                    ]
+        """,
+        "spill2/init.py": """
+            import torch
+
+            from spill2.cache import BlockCache
+            from spill2.tier import SpillTier
+
+
+            def init(device="cuda", host_device="cpu", num_blocks=64, host_blocks=128, num_layers=4,
+                     kv_heads=4, head_dim=64, dtype=torch.bfloat16):
+                cache = BlockCache(num_blocks=num_blocks, num_layers=num_layers, kv_heads=kv_heads,
+                                   head_dim=head_dim, dtype=dtype, device=device)
+                tier = SpillTier(num_blocks=host_blocks, num_layers=num_layers, kv_heads=kv_heads,
+                                 head_dim=head_dim, dtype=dtype, device=host_device)
+                return cache, tier
+        """,
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(INHERITED_TREES))
+def test_what_a_base_class_binds_is_not_taken_for_the_pools(tmp_path, capsys, name):
+    write_tree(tmp_path, INHERITED_TREES[name])
+    report = audit_json(tmp_path, capsys)
+    assert report["findings"] == []  # correct trees: no false finding
+    if name == "given":  # compared, with the block size the subclass was given
+        assert report["summary"]["pairs_compared"] == 1
+
+
+def test_a_call_passing_an_object_of_no_known_class_leaves_the_parameter_untyped(tmp_path):
+    from helpers import find_class
+
+    from auditor.evaluation.passed_classes import passed_class
+
+    tree = dict(GEOMETRY_TREE)
+    tree["geo/pools.py"] = tree["geo/pools.py"].replace("WIDTH", "shape.row")
+    tree["geo/more.py"] = """
+        from geo.pools import RowPool
+
+
+        def third(size, shape):
+            return RowPool(size, None, shape)
+    """
+    index = build_index(tmp_path, tree)
+    parsed = [m.parsed for m in index.modules.values()]
+    assert any(m.name == "geo.more" for m in index.modules.values())
+    assert passed_class(index, parsed, {}, find_class(index, "RowPool"), "shape", 2) is None

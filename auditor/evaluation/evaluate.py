@@ -324,12 +324,14 @@ class PoolEvaluator:
         key = (id(cls), block)
         if key not in self._constants:
             interpreter = Interpreter(self.index, ConfigPoint({}), self.limits)
-            namespace = interpreter.module_namespace(cls.module)
-            value = (
-                interpreter.force(namespace, block, cls.location) if block in namespace else None
-            )
-            ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
-            self._constants[key] = value if ok else None
+            values = set()  # every module of its MRO that binds the name (the shape may be an
+            for klass in cls.mro():  # inherited method's, in another module): one value
+                namespace = interpreter.module_namespace(klass.module)
+                if block in namespace:
+                    value = interpreter.force(namespace, block, cls.location)
+                    ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+                    values.add(value if ok else None)
+            self._constants[key] = values.pop() if len(values) == 1 else None
         value = self._constants[key]
         return [value] * builds if value is not None else None
 

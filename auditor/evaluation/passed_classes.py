@@ -29,7 +29,7 @@ def passed_class(
     trees: dict,
     cls: ClassInfo,
     name: str,
-    position: int,
+    position: int | None,
 ) -> ClassInfo | None:
     """The one class of the objects the code passes `cls`'s parameter `name` (at `position`
     among the positional parameters after `self`), or None."""
@@ -53,11 +53,14 @@ def passed_class(
                 continue
             for call in _calls_of(function, cls.name):
                 argument = _argument(call, name, position)
-                if not isinstance(argument, ast.Name):
-                    continue
-                text = _class_bound(function, argument.id)
+                if argument is None:
+                    continue  # not passed: the parameter's default
+                if isinstance(argument, ast.Name):
+                    text = _class_bound(function, argument.id)
+                else:  # `RowPool(n, OtherShape())`
+                    text = _built(argument, "")
                 if text is None:
-                    continue
+                    return None  # a call the code does not say the class of: nothing said
                 info = index.module_for(module)
                 klass = index.resolve_static(info, text) if info is not None else None
                 if not isinstance(klass, ClassInfo):
@@ -80,13 +83,19 @@ def _calls_of(function: ast.AST, name: str) -> list[ast.Call]:
     ]
 
 
-def _argument(call: ast.Call, name: str, position: int) -> ast.expr | None:
+def _argument(call: ast.Call, name: str, position: int | None) -> ast.expr | None:
+    """What the call passes the parameter (None: not passed); a `*` or `**` that may hold
+    it is an argument of no known class."""
     for keyword in call.keywords:
         if keyword.arg == name:
             return keyword.value
-    if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
-        return None
-    return call.args[position] if position < len(call.args) else None
+    if position is not None:  # (None: keyword-only)
+        for argument in call.args[: position + 1]:
+            if isinstance(argument, ast.Starred):
+                return argument
+        if position < len(call.args):
+            return call.args[position]
+    return next((k.value for k in call.keywords if k.arg is None), None)  # `**kwargs`
 
 
 def _class_bound(function: ast.AST, name: str) -> str | None:

@@ -519,8 +519,12 @@ class RoleBook:
         key = (id(cls), name)
         if key not in self._passed:
             found = None
-            if self.parsed is not None and name in facts.params:
-                position = list(facts.params).index(name)
+            init = cls.find_method("__init__")
+            if self.parsed is not None and init is not None and name in facts.params:
+                params = init.node.params
+                positional = [p.name.value for p in [*params.posonly_params, *params.params]]
+                positional = positional[1:] if positional[:1] == ["self"] else positional
+                position = positional.index(name) if name in positional else None
                 found = passed_class(self.index, self.parsed, self.trees, cls, name, position)
             self._passed[key] = found
         return self._passed[key]

@@ -203,7 +203,12 @@ def _device_call_values(function: FunctionInfo, name: str, device: ClassInfo) ->
         for p in [*params.params, *params.kwonly_params]
         if p.default is not None and p.name.value not in finder.bound_names
     }
-    names = parameter_names(device)
+    init = device.find_method("__init__")
+    if init is None or isinstance(init.node.params.star_arg, cst.Param):
+        return {}  # (`*args` takes what comes after its positional parameters)
+    own = init.node.params
+    names = [p.name.value for p in [*own.posonly_params, *own.params]]
+    names = names[1:] if names[:1] == ["self"] else names
     passed: list[tuple[str, cst.BaseExpression]] = []
     for position, arg in enumerate(call.args):
         if arg.star:

@@ -393,7 +393,12 @@ class Interpreter(Namespaces, Statements, Operators):
         finally:
             self.depth -= 1
             self.call_sites.pop()
-        if type(receiver) is Instance and function.name == "__init__" and not receiver.given:
+        if (
+            type(receiver) is Instance
+            and function.name == "__init__"
+            and not receiver.given
+            and function is receiver.cls.find_method("__init__")  # (not a base's, by super())
+        ):
             params = function.node.params  # its numbers, as read (a deferred one is forced)
             receiver.given = {
                 name: value
