@@ -7,8 +7,9 @@ reads the other one cannot be compared with its pool. Where every call that cons
 pool in the audited tree passes, for that parameter, an instance of one class (a local built
 as `cfg = cfg or MLAConfig()`, `cfg = MLAConfig(...)`, `if cfg is None: cfg = MLAConfig()`, or
 a parameter annotated with the class), the parameter is read as annotated with it: its
-properties run on the stand-in, its fields keep their defaults. Calls of other kinds say
-nothing; calls that disagree leave it untyped.
+properties run on the stand-in, its fields keep their defaults. A call that does not pass it
+says nothing; a call passing anything else (a caller's parameter, a `*` argument, a value of
+no known class), or calls that disagree, leave it untyped.
 """
 
 from __future__ import annotations
