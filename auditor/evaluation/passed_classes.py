@@ -57,7 +57,7 @@ def passed_class(
                 if argument is None:
                     continue  # not passed: the parameter's default
                 if isinstance(argument, ast.Name):
-                    text = _class_bound(function, argument.id)
+                    text = class_bound(function, argument.id)
                 else:  # `RowPool(n, OtherShape())`
                     text = _built(argument, "")
                 if text is None:
@@ -99,7 +99,7 @@ def _argument(call: ast.Call, name: str, position: int | None) -> ast.expr | Non
     return next((k.value for k in call.keywords if k.arg is None), None)  # `**kwargs`
 
 
-def _class_bound(function: ast.AST, name: str) -> str | None:
+def class_bound(function: ast.AST, name: str) -> str | None:
     """The class a function's local `name` holds an instance of: its parameter's annotation,
     or `name = Cls(...)`, `name = name or Cls()`, `name = Cls() if name is None else name`,
     `if name is None: name = Cls()` among its statements; None when anything else binds it."""

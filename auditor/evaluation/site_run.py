@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ import libcst as cst
 
 from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.matrix import constructor_parameters, parameter_names
+from auditor.evaluation.passed_classes import class_bound
 from auditor.frontend.behaviour import Param, object_path
 from auditor.frontend.index import ClassInfo, FunctionInfo
 from auditor.frontend.scope import code_of
@@ -425,69 +427,28 @@ def stand_in_path(param: cst.Param, function: cst.FunctionDef | None = None) -> 
 
 
 def _built_when_missing(function: cst.FunctionDef, name: str) -> str | None:
-    """The class whose instance built with no arguments a function takes for its parameter
-    when it is not given: `name = name or Cls()`, `name = Cls() if name is None else name`, or
-    `if name is None: name = Cls()`, at the top of its body."""
-    for statement in function.body.body:
-        if isinstance(statement, cst.If) and _is_none_test(statement.test, name):
-            body = statement.body.body
-            if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine):
-                found = _assigned_class(body[0], name, None)
-                if found is not None:
-                    return found
-        elif isinstance(statement, cst.SimpleStatementLine):
-            found = _assigned_class(statement, name, name)
-            if found is not None:
-                return found
-    return None
+    """The class whose instance a function binds its parameter to when it is not given
+    (`name = name or Cls()`, `if name is None: name = Cls()`): passed_classes reads this for
+    the calls building a pool; here on the function run for a site, read once per function."""
+    known = _BOUND.get(id(function))
+    if known is None or known[0] is not function:  # (an id may be reused)
+        try:
+            tree = ast.parse(textwrap.dedent(code_of(function)))
+        except SyntaxError:
+            tree = None
+        node = tree.body[0] if tree is not None and tree.body else None
+        known = (function, node, {})
+        _BOUND[id(function)] = known
+    _, node, names = known
+    if node is None:
+        return None
+    if name not in names:
+        names[name] = class_bound(node, name)
+    return names[name]
 
 
-def _is_none_test(test: cst.BaseExpression, name: str) -> bool:
-    return (
-        isinstance(test, cst.Comparison)
-        and isinstance(test.left, cst.Name)
-        and test.left.value == name
-        and len(test.comparisons) == 1
-        and isinstance(test.comparisons[0].operator, cst.Is)
-        and isinstance(test.comparisons[0].comparator, cst.Name)
-        and test.comparisons[0].comparator.value == "None"
-    )
-
-
-def _assigned_class(line: cst.SimpleStatementLine, name: str, fallback: str | None) -> str | None:
-    """`name = Cls()` (fallback None), or `name = name or Cls()` / `name = Cls() if name is
-    None else name` (fallback `name`): the class's dotted name."""
-    for small in line.body:
-        if not (
-            isinstance(small, cst.Assign)
-            and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Name)
-            and small.targets[0].target.value == name
-        ):
-            continue
-        value = small.value
-        built = None
-        if fallback is None:
-            built = value
-        elif (
-            isinstance(value, cst.BooleanOperation)
-            and isinstance(value.operator, cst.Or)
-            and isinstance(value.left, cst.Name)
-            and value.left.value == name
-        ):
-            built = value.right
-        elif (
-            isinstance(value, cst.IfExp)
-            and _is_none_test(value.test, name)
-            and isinstance(value.orelse, cst.Name)
-            and value.orelse.value == name
-        ):
-            built = value.body
-        if isinstance(built, cst.Call) and not built.args:
-            text = code_of(built.func)
-            if all(part.isidentifier() for part in text.split(".")):
-                return text
-    return None
+# function run for a site -> (the function, CPython's tree of it, name -> class bound)
+_BOUND: dict[int, tuple[cst.FunctionDef, ast.AST | None, dict[str, str | None]]] = {}
 
 
 def stand_in_paths(site: ConstructionSite) -> set[str]:
