@@ -20,7 +20,7 @@ _PLACE = frozenset(
     "host device gpu cpu cuda swap pinned buf buffer buffers cache caches cached row rows l "
     "layer layers pool data page pages block blocks tensor tensors mirror snapshot store "
     "storage staging per of by all draft target view views region regions arena slab slabs "
-    "wire spill offload shadow transfer remote local peer send recv".split()
+    "wire spill offload shadow transfer remote local peer send recv primary secondary tier".split()
 )
 _SCALES = frozenset("scale scales zero zeros sz".split())
 # said of a storage holding the whole cache (K and V together), where no name says K or V

@@ -12,6 +12,7 @@ from auditor.engines import post_build_hooks
 from auditor.evaluation import buffer_roles
 from auditor.evaluation.anchors import stand_in_anchors
 from auditor.evaluation.first_builds import FirstBuild, FirstBuilds
+from auditor.evaluation.lazy import run_lazy_allocators
 from auditor.evaluation.matrix import (
     Dimension,
     dimensions,
@@ -28,6 +29,7 @@ from auditor.evaluation.measure import (
     looks_like_buffer,
     measure,
     row_counts,
+    tokens_per_unit,
 )
 from auditor.evaluation.roles import RoleBook
 from auditor.evaluation.site_run import (
@@ -133,7 +135,9 @@ class Evaluation:
 
 
 def _after_build(interpreter: Interpreter, pool: Instance) -> None:
-    """Let each engine finish a built pool before it is measured (engines/base.py PostBuild)."""
+    """Let each engine finish a built pool before it is measured (engines/base.py PostBuild),
+    after the methods that allocate its buffers later have run (lazy.py)."""
+    run_lazy_allocators(interpreter, pool)
     for hook in post_build_hooks():
         hook(interpreter, pool, looks_like_buffer)
 
@@ -191,12 +195,19 @@ def with_counts(
     layer_names: list[str],
     layers: int,
     ids: frozenset[str] = frozenset(),
+    pairs: frozenset[str] = frozenset(),
 ) -> dict:
     """A point's values with its token and layer count parameters set for one build (those
-    in `ids` take the layers' ids, `list(range(layers))`)."""
+    in `ids` take the layers' ids, `list(range(layers))`; those in `pairs` a stage's (start,
+    end), `(0, layers)`)."""
     full = dict(values)
     full.update({name: tokens for name in token_names})
-    full.update({name: list(range(layers)) if name in ids else layers for name in layer_names})
+    full.update(
+        {
+            name: list(range(layers)) if name in ids else (0, layers) if name in pairs else layers
+            for name in layer_names
+        }
+    )
     return full
 
 
@@ -273,6 +284,7 @@ class PoolEvaluator:
         roles = self.roles
         block = roles.block(host_cls)
         given, assumed = self._block_given(host_cls, block, devices, values)
+        builds, unit_note = self._in_device_units(builds, host_cls, block, devices)
         figures = measure(
             builds,
             host_cls,
@@ -281,6 +293,11 @@ class PoolEvaluator:
             block,
             given,
         )
+        if unit_note:
+            figures = {
+                n: replace(f, arithmetic=f.arithmetic + unit_note) if f.resolved else f
+                for n, f in figures.items()
+            }
         kept = block is not None and all(  # its own (`self.prefix_len`): that one is used
             isinstance(b[0], Instance) and isinstance(b[0].attrs.get(block), int) for b in builds
         )
@@ -298,7 +315,7 @@ class PoolEvaluator:
             if rows is not None:
                 # rows of its device's blocks where it keeps their size (`self.page_size =
                 # target.page_size`): that many tokens each
-                units, unit_note = self._row_units(builds, devices)
+                units, unit_note = self._row_units(builds, devices, rows[0])
                 counted = [(b[0], n * u, b[2]) for b, n, u in zip(builds, rows[0], units)]
                 figures = measure(counted, host_cls, [], roles.layers(host_cls))
                 note = f"; per row (the host names no token count: its rows, {rows[1]}"
@@ -335,17 +352,53 @@ class PoolEvaluator:
         value = self._constants[key]
         return [value] * builds if value is not None else None
 
-    def _row_units(self, builds: list, devices: list) -> tuple[list[int], str]:
+    def _in_device_units(
+        self, builds: list, host_cls: ClassInfo, block: str | None, devices: list
+    ) -> tuple[list, str]:
+        """A host that keeps no token count and no block size of its own is measured by the
+        count its device was given (measure.count_of): where its device counts blocks
+        (`max_batch_size` sequences of its `max_cache_len` tokens), that count times the
+        device's tokens per block, build by build (said); the builds as they are otherwise."""
+        if block is not None or len(devices) != len(builds):
+            return builds, ""
+        names = self.roles.tokens(host_cls)
+        if any(
+            isinstance(b[0], Instance) and any(_positive(b[0].attrs.get(n)) for n in names)
+            for b in builds
+        ):
+            return builds, ""  # its own count (`self.size`)
+        first = devices[0][0]
+        theirs = self.roles.block(first.cls) if isinstance(first, Instance) else None
+        if theirs is None or theirs == UNSAID_BLOCK:
+            return builds, ""
+        units = [
+            tokens_per_unit(d[0], theirs) if isinstance(d[0], Instance) else None for d in devices
+        ]
+        if not all(_positive(u) for u in units) or any(
+            b[1] != d[1] for b, d in zip(builds, devices)
+        ):
+            return builds, ""
+        counted = [(b[0], b[1] * u, *b[2:]) for b, u in zip(builds, units)]
+        return counted, f"; its rows: its device's blocks, of its device's {theirs} tokens each"
+
+    def _row_units(self, builds: list, devices: list, rows: list[int]) -> tuple[list[int], str]:
         """Tokens per host row: 1, or, for a device counted in blocks (`num_pages` of
-        `page_size` tokens) whose block size the host keeps under the same name, that size."""
+        `page_size` tokens, `max_batch_size` sequences of `max_cache_len`) whose block size
+        the host keeps under the same name, that size; where it keeps none but holds one row
+        per block of its device at every build, the device's (said)."""
         first = devices[0][0] if devices else None
         block = self.roles.block(first.cls) if isinstance(first, Instance) else None
         if block is None or block == UNSAID_BLOCK:
             return [1] * len(builds), ""
         kept = [b[0].attrs.get(block) if isinstance(b[0], Instance) else None for b in builds]
-        if not all(isinstance(k, int) and not isinstance(k, bool) and k > 0 for k in kept):
-            return [1] * len(builds), ""
-        return kept, f", of self.{block} tokens each"
+        if all(_positive(k) for k in kept):
+            return kept, f", of self.{block} tokens each"
+        theirs = [d[0].attrs.get(block) if isinstance(d[0], Instance) else None for d in devices]
+        units = [d[1] for d in devices]
+        if len(devices) == len(builds) and all(_positive(k) for k in theirs) and rows == units:
+            # one row per unit of its device's count (the same object's `max_batch_size`)
+            return theirs, f", one per block of its device, of its device's {block} tokens each"
+        return [1] * len(builds), ""
 
     def _block_given(
         self, host_cls: ClassInfo, block: str | None, devices: list, values: dict
@@ -555,14 +608,17 @@ class PoolEvaluator:
         # composed.py: the device too is built as the function holding both calls builds it
         composed = composed_run(site)
         ids = self._ids | roles.id_lists(device_cls) | roles.id_lists(host_of)
+        pairs = roles.range_pairs(device_cls) | roles.range_pairs(host_of)
         for tokens, layers, first_tokens in build_plan(settings, plan):
             as_lanes = type(tokens) is TokenLanes
             if as_lanes:
                 state.watch.start(state)  # what the builds before it left: left as it is
-            full = with_counts(values, token_names, tokens, layer_names, layers, ids)
+            full = with_counts(values, token_names, tokens, layer_names, layers, ids, pairs)
             first = not device_builds and not composed
             if first:  # decided before any host at an earlier evaluation: not run again
-                keyed = with_counts(values, token_names, first_tokens, layer_names, layers, ids)
+                keyed = with_counts(
+                    values, token_names, first_tokens, layer_names, layers, ids, pairs
+                )
                 replay = self._replay(device_cls, call, host_of, keyed, site)
                 if replay is not None:
                     result.infeasible, replayed_reads, device_built = replay
@@ -680,10 +736,11 @@ class PoolEvaluator:
         roles = self.roles
         token_names, layer_names = roles.tokens(device_cls), roles.layers(device_cls)
         ids = self._ids | roles.id_lists(device_cls)
+        pairs = roles.range_pairs(device_cls)
         builds: list[tuple[Instance, Any, int]] = []
         for tokens, layers, _ in build_plan(self.settings, plan):
             as_lanes = type(tokens) is TokenLanes
-            full = with_counts(values, token_names, tokens, layer_names, layers, ids)
+            full = with_counts(values, token_names, tokens, layer_names, layers, ids, pairs)
             interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
             try:
                 builds.append((self._build(device_cls, interpreter, full), tokens, layers))
@@ -1167,3 +1224,8 @@ def site_config_parameters(site: ConstructionSite, index: ProjectIndex) -> set[s
         elif site.unfollowed is not None:
             names.add(name)
     return names
+
+
+def _positive(value: object) -> bool:
+    """A positive int (not a bool): a count of tokens."""
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0

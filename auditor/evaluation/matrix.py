@@ -149,7 +149,12 @@ def dimensions(
             if name in fixed or name in found or name in own_fixed:
                 continue
             unnamed = roles is not None and not roles.named(cls)
-            if name in settings.matrix and unnamed and _other_kind(param, settings.matrix[name]):
+            members = enum_members(param, cls, roles.index) if unnamed else None
+            if members is not None:
+                # `dtype: CacheDType` (an enum of the tree, no default): its members, not the
+                # pack's torch dtypes for SGLang's `dtype`, nor torch dtypes by its use
+                found[name] = members
+            elif name in settings.matrix and unnamed and _other_kind(param, settings.matrix[name]):
                 # the pack's `layout` strings for a class defaulting to its own enum member
                 # (`layout=KVLayout.NHD`): values of another parameter, not of this one
                 dimension = by_use(name, roles.facts(cls), settings, cls)
@@ -194,12 +199,19 @@ def dimensions(
                     if name in facts.layer_divisors:  # one stage holding every layer
                         found[name] = Dimension(name, (1,))
                         continue
+                    members = _field_members(name, facts, roles.index)
+                    if members is not None:  # `quant: QuantMode = QuantMode.INT4`: each
+                        found[name] = members  # member of that enum, the default first
+                        continue
                     dimension = by_use(name, facts, settings, cls)
                     if name not in facts.params:  # a field only a property reads
                         dimension = None  # a default its class gives: the stand-in's
                         if (facts.object_defaults.get(name) or "").strip() == "None":
                             # as set (`v_dim: Optional[int] = None`): the property decides
                             dimension = Dimension(name, (None,))
+                        elif name in facts.field_table_keys and name not in facts.object_defaults:
+                            # a dtype table's key it is looked up with (`_DTYPES[self.dtype]`)
+                            dimension = Dimension(name, facts.field_table_keys[name])
                     holds = any(n.startswith(name + ".") for n in facts.params)  # an object
                     unsaid = name not in facts.object_defaults and not holds
                     if name in facts.unpacked and unsaid:  # a tuple of numbers, each sampled
@@ -436,6 +448,27 @@ def enum_members(param: cst.Param, cls: ClassInfo, index: Any) -> Dimension | No
     return Dimension(
         param.name.value, tuple(MemberName(cls.module.name, f"{text}.{n}") for n in names)
     )
+
+
+def _field_members(name: str, facts: Any, index: Any) -> Dimension | None:
+    """An object's field whose class gives it an enum member as default (`quant: QuantMode =
+    QuantMode.INT4`, an enum of the audited tree): each member, named as that class's module
+    names it, the default first; None for any other field."""
+    path = name.rpartition(".")[0]
+    klass = facts.object_classes.get(path)
+    default = (facts.object_defaults.get(name) or "").strip()
+    match = re.fullmatch(r"(\w+)\.(\w+)", default)
+    if not isinstance(klass, ClassInfo) or match is None:
+        return None
+    kind = index.resolve_static(klass.module, match.group(1))
+    if not isinstance(kind, ClassInfo) or not enums.is_enum(kind):
+        return None
+    names = enums.member_names(kind)
+    if match.group(2) not in names:
+        return None
+    ordered = [match.group(2)] + [n for n in names if n != match.group(2)]
+    text = match.group(1)
+    return Dimension(name, tuple(MemberName(klass.module.name, f"{text}.{n}") for n in ordered))
 
 
 def _enum_flag(name: str, default: str, compared: list[str], cls: ClassInfo) -> Dimension | None:

@@ -43,6 +43,7 @@ from auditor.frontend.behaviour import (
     plain_callee,
     read_facts,
     returns_inlined,
+    rows_of_sequences,
     says_tokens,
     self_reads,
     shape_helper,
@@ -52,6 +53,7 @@ from auditor.frontend.behaviour import (
 )
 from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
 from auditor.frontend.scope import class_node, cpython_tree, def_node
+from auditor.interpret import enums
 from auditor.settings import Settings
 
 
@@ -378,17 +380,33 @@ class RoleBook:
         hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
         if infer_roles(facts, *hints) is not None:
             return self._config_objects(cls, facts, functions, params, dtype_names)
+        if not candidates and id(cls) in self._pools_taken:
+            # a host reading config objects besides its pool (`draft_layer_ids(cfg)`,
+            # `cfg.kv_lora_rank`): they are stand-ins, as its device's are
+            others = {
+                name: self._object_path(cls, name, facts)
+                for name in sorted(facts.read_attributes)
+                if name in facts.params and not self._no_config(cls, name, facts)
+            }
+            if not others or self.named(cls):
+                return None
+            expanded = read_facts(*objects_as_parameters(functions, params, others), dtype_names)
+            expanded.objects = others
+            expanded.range_paths = facts.range_paths
+            expanded.object_defaults = self._field_defaults(cls, others, facts)
+            self._object_classes(cls, others, expanded)
+            return expanded
         if not candidates:
-            return None
+            return self._tokens_off_objects(cls, facts, functions, params, dtype_names)
         roots = {
             r: self._object_path(cls, r, facts)
             for r in sorted(candidates)
-            if r in facts.params and not self._pool_typed(cls, r, facts)
+            if r in facts.params and not self._no_config(cls, r, facts)
         }
         others = {
             name: self._object_path(cls, name, facts)
             for name in sorted(set(facts.read_attributes) - set(candidates))
-            if name in facts.params and not self._pool_typed(cls, name, facts)
+            if name in facts.params and not self._no_config(cls, name, facts)
         }
         if id(cls) in self._pools_taken and roots:
             # a host counting its own layers off a config object (a draft's `cfg.draft_layers`)
@@ -476,7 +494,7 @@ class RoleBook:
             if name in facts.params
             and name not in facts.called
             and facts.params[name].default in (None, "None")
-            and not self._pool_typed(cls, name, facts)
+            and not self._no_config(cls, name, facts)
         }
         if not others:
             return None
@@ -487,6 +505,38 @@ class RoleBook:
         expanded.range_paths = facts.range_paths
         expanded.object_defaults = self._field_defaults(cls, others, facts)
         self._object_classes(cls, others, expanded)
+        return expanded
+
+    def _tokens_off_objects(
+        self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
+    ) -> Facts | None:
+        """A class taking its layer count as a parameter (`n_layer`) and reading its token
+        count off a config object (`cfg.n_cells`, `torch.zeros((n_layer, cfg.n_cells, ...))`):
+        read again with the objects' attributes as parameters, kept when that makes it a pool
+        counting layers by the parameter and tokens by an attribute named for tokens."""
+        if self.named(cls):
+            return None
+        objects = {
+            name: self._object_path(cls, name, facts)
+            for name in sorted(facts.read_attributes)
+            if name in facts.params and not self._no_config(cls, name, facts)
+        }
+        if not objects:
+            return None
+        hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
+        expanded = read_facts(*objects_as_parameters(functions, params, objects), dtype_names)
+        found = infer_roles(expanded, *hints)
+        if (
+            found is None
+            or found.layers not in facts.params
+            or "." not in (found.tokens or "")
+            or not self._says_tokens(found, hints[0], widened=True)
+        ):
+            return None
+        expanded.objects = objects
+        expanded.range_paths = facts.range_paths
+        expanded.object_defaults = self._field_defaults(cls, objects, facts)
+        self._object_classes(cls, objects, expanded)
         return expanded
 
     @staticmethod
@@ -501,6 +551,8 @@ class RoleBook:
         tokens = roles.tokens or ""
         if not widened and "." not in tokens:
             return True
+        if rows_of_sequences(roles.tokens, roles.block):  # `cfg.max_batch_size` sequences
+            return True  # of the `max_cache_len` the pool keeps
         return tokens in token_hints or says_tokens(tokens)
 
     def _object_path(self, cls: ClassInfo, name: str, facts: Facts) -> str:
@@ -577,6 +629,10 @@ class RoleBook:
                     facts.object_properties.add(f"{path}.{member.name}")
                     method = def_node(node.body, member.name) if node is not None else None
                     reads[member.name] = _self_reads(method) if method is not None else set()
+                    for field_name, table in _indexed_tables(method):
+                        keys = self._keys_in(each.module, table, 0)
+                        if keys is not None:
+                            facts.field_table_keys.setdefault(f"{path}.{field_name}", keys)
             for name in reads:
                 fields = _through_properties(name, reads)
                 facts.property_fields[f"{path}.{name}"] = {f"{path}.{f}" for f in fields}
@@ -658,6 +714,18 @@ class RoleBook:
             reached.append(node)
             todo.extend(self_reads(node))
         return reached
+
+    def _no_config(self, cls: ClassInfo, name: str, facts: Facts) -> bool:
+        """Is the parameter something other than a config object whose attributes are values:
+        a pool (_pool_typed), or a member of an enum of the audited tree (`dtype: CacheDType`,
+        whose `torch_dtype` its class computes from the member: matrix.enum_members)?"""
+        if self._pool_typed(cls, name, facts):
+            return True
+        annotation = facts.params[name].annotation if name in facts.params else None
+        if annotation is None or not annotation.isidentifier():
+            return False
+        found = self.index.resolve_static(cls.module, annotation)
+        return isinstance(found, ClassInfo) and enums.is_enum(found)
 
     def _pool_typed(self, cls: ClassInfo, name: str, facts: Facts) -> bool:
         """Is the parameter annotated with a class of the audited tree that allocates tensors
@@ -764,6 +832,12 @@ class RoleBook:
             # or a config object it reads its rows off besides its pool (`cfg.host_pages`),
             # read as a stand-in now that the pool is known to give its layers
             or (not facts.objects and facts.range_roots - {role.parameter})
+            # or, for a class no pack names, any object it reads besides its pool
+            or (
+                not facts.objects
+                and not self.named(cls)
+                and (set(facts.read_attributes) & set(facts.params)) - {role.parameter}
+            )
         ):
             self._pools_taken[id(cls)] = role.parameter  # (read again without it)
             self._facts[id(cls)] = self._read(cls) or self._plain[id(cls)]
@@ -817,6 +891,17 @@ class RoleBook:
         roles = self.inferred(cls) if cls is not None else None
         facts = self.facts(cls) if roles is not None else None
         if facts is not None and roles.layers in facts.lengths:
+            return frozenset((roles.layers,))
+        if roles is not None and roles.layers.rpartition(".")[2].endswith("layer_ids"):
+            return frozenset((roles.layers,))  # a list of ids by its name (`sorted(layer_ids)`)
+        return frozenset()
+
+    def range_pairs(self, cls: ClassInfo | None) -> frozenset[str]:
+        """Its layer count when the code is given a stage's (start, end) and unpacks it
+        (`self.start_layer, self.end_layer = layer_range`): built as `(0, layers)`."""
+        roles = self.inferred(cls) if cls is not None else None
+        facts = self.facts(cls) if roles is not None else None
+        if facts is not None and roles.layers in facts.range_pairs:
             return frozenset((roles.layers,))
         return frozenset()
 
@@ -897,6 +982,32 @@ def _kept_as_tokens(facts: Facts, tokens: str | None) -> bool:
             if key and tokens in dim and says_tokens(key):  # (its last attribute)
                 return True
     return False
+
+
+def _indexed_tables(function: ast.FunctionDef | None) -> list[tuple[str, str]]:
+    """(field, table) for each module-level table a method indexes with one of its object's
+    fields (`_DTYPES[self.dtype]`, `_DTYPES.get(self.dtype)`)."""
+    found: list[tuple[str, str]] = []
+    for node in walk.nodes(function) if function is not None else []:
+        table, key = None, None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            table, key = node.value.id, node.slice
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Name)
+            and node.args
+        ):
+            table, key = node.func.value.id, node.args[0]
+        if (
+            table is not None
+            and isinstance(key, ast.Attribute)
+            and isinstance(key.value, ast.Name)
+            and key.value.id == "self"
+        ):
+            found.append((key.attr, table))
+    return found
 
 
 def _self_reads(function: ast.FunctionDef) -> set[str]:

@@ -567,7 +567,8 @@ def _construct(
             kwargs[name] = ConfigDependency(name)
         elif name in values and "." in name:  # a count kept in an object the code built
             _count_in_object(kwargs, name, objects or {}, interpreter.point)
-    if not site.roots:  # (composed.py: the objects are the ones the function computed)
+    if not site.roots and site.device_call is None:  # (composed.py: the objects are the
+        # ones the function computed)
         branches = branches + callers_objects(kwargs, objects or {})
     branches = branches + callers_defaults(site.host, kwargs)
     if settings is not None:  # the tier's host the code passes, where it is not known

@@ -28,13 +28,13 @@ ALLOCATORS = frozenset(
 )
 # names that say "a count of tokens" / "of layers" / "tokens per block"; hints for ties only
 _TOKEN_HINT = re.compile(
-    r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|rows$|entries$|(pool|cache|buffer)_size$"
+    r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|cells$|rows$|entries$|(pool|cache|buffer)_size$"
     r"|(^|_)n_(slot|row|entry|block|page|ctx|seq)$|(seq|context|ctx)_len(gth)?$)"
 )  # singular after `n_` (llama.cpp's `n_ctx`, `n_slot`; `row` alone is a width), lengths
 # a count of blocks or pages (`num_blocks`, `host_pages`, LightLLM's `page_num`), not of tokens
 _COUNTS_BLOCKS = re.compile(r"(block|page)(s|_num|_count|_cnt)$")
 UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
-_LAYER_HINT = re.compile(r"(layers?$|^layer_num$|^depth$|num_layer)")
+_LAYER_HINT = re.compile(r"(layers?$|layer_ids$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
 _OTHER_COUNT = re.compile(r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$)")
@@ -89,6 +89,10 @@ PER_LAYER_BYTES = re.compile(
     # or over another list (`[torch.empty((n, r)) for r in self.row_bytes]`, a device's rows)
     rb"|\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+[\w.]+\s*\]"
     rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*(?:len\(\s*)?[\w.]*(?i:layer|depth)"
+    # or a dict of allocations, one per item (`{lid: torch.zeros(...) for lid in ids}`)
+    rb"|\{\s*\w+\s*:\s*" + _ALLOC + rb"[^{}]*?\bfor\s+\w+\s+in\b"
+    # or a shape helper's call given a layer count first (`torch.empty(kv_shape(cfg.n_layers,`)
+    rb"|" + _ALLOC + rb"\s*[\w.]+\(\s*[\w.]*(?i:layer|depth)"
     # or of its own method's allocations (`[self._alloc(self._k_shape()) for _ in range(n)]`,
     # shape_methods reads what the method allocates)
     rb"|\[\s*self\.\w+\([^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
@@ -114,6 +118,24 @@ PER_LAYER_BYTES = re.compile(
     re.DOTALL,
 )
 ALLOCATION_BYTES = re.compile(_ALLOC)  # any torch allocation
+# a shape computed by a call given a layer count first (`paged_latent_shape(self.end_layer -
+# self.start_layer, pages, ...)`, `make_shape(len(self.layer_ids), ...)`), in a file that
+# allocates
+_LAYER_FIRST_CALL = re.compile(
+    rb"=[ \t]*[\w.]+\([ \t]*(?:len\([ \t]*)?[\w.]*(?i:layer)[\w.]*[ \t]*"
+    rb"(?:-[ \t]*[\w.]*(?i:layer)\w*[ \t]*|\)[ \t]*)?,"
+)
+
+
+def per_layer_bytes(data: bytes) -> bool:
+    """May these bytes allocate per layer (PER_LAYER_BYTES, or an allocation and a shape
+    computed from a stage's layer span)? The outline reads a file's classes as pools only
+    where they may."""
+    if PER_LAYER_BYTES.search(data) is not None:
+        return True
+    return _LAYER_FIRST_CALL.search(data) is not None and ALLOCATION_BYTES.search(data) is not None
+
+
 # The outline (outline_facts) says a class allocates like a pool only in a file these bytes
 # match: the pre-filter then checks every file the outline would keep.
 
@@ -182,6 +204,12 @@ class Facts:
     # each such property's `self.x` fields it reads, its own or through other properties
     # (`KVGeom.kv_heads` reading `num_kv_heads // tp`): sampled as the fields read directly
     property_fields: dict[str, set[str]] = field(default_factory=dict)
+    # such a field a property indexes a dtype table with (`_DTYPES[self.dtype]` of a spec's
+    # `torch_dtype`): the table's keys, its values (roles.py)
+    field_table_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # parameters holding a stage's (start, end) the class unpacks (`self.start_layer,
+    # self.end_layer = layer_range`): a layer count given as a pair (roles.range_pairs)
+    range_pairs: set[str] = field(default_factory=set)
     # param: (function, argument position or keyword) of plain functions it is passed to
     # where the result sets what an allocation reads (`self.dtype = resolve(kv_dtype)`); the
     # literals the function tests its parameter against are the flag's values (roles.py)
@@ -531,6 +559,7 @@ class _Flow:
         # `n_local = end_layer - start_layer`: a count kept as the span of two parameters
         self.spans: dict[str, tuple[str, str]] = {}
         assignments = _items_of_appended(functions, appended)
+        assignments.extend(_own_arguments(functions))
         for function in functions:
             for node in _walk(function):
                 carved = carved_view(node, self)
@@ -549,7 +578,7 @@ class _Flow:
         for _ in range(3):  # a few rounds reach attributes set from attributes
             for target, value in assignments:
                 keys = (
-                    [_key(t) for t in _walk(target)]
+                    [_key(t) for t in _unpacked(target)]
                     if isinstance(target, ast.Tuple)
                     else [_key(target)]
                 )
@@ -657,6 +686,16 @@ class _Flow:
         return set(self.aliases.get(key, ())) if key is not None else set()
 
 
+def _unpacked(target: ast.expr) -> list[ast.expr]:
+    """The names and attributes a tuple target binds (`self.start, self.end`, `(a, *b)`),
+    never the objects they are set on (`self`)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in _unpacked(e)]
+    if isinstance(target, ast.Starred):
+        return _unpacked(target.value)
+    return [target]
+
+
 def _appended_per_step(functions: list[ast.AST]) -> dict[str, tuple[ast.expr, ast.expr]]:
     """Lists (locals or `self.` attributes) set to `[]` once and appended one item in the
     body of a `for` loop (and nowhere else): each one's flow key, with what the loop iterates
@@ -715,6 +754,40 @@ def _items_of_appended(
                 key = _key(node.iter)
                 if key in appended and isinstance(node.target, ast.Name):
                     found.append((node.target, appended[key][1]))
+    return found
+
+
+def _own_arguments(functions: list[ast.AST]) -> list[tuple[ast.expr, ast.expr]]:
+    """`self._allocate(self.num_gpu_blocks, device)` calling `def _allocate(self, num_blocks,
+    device)`: each parameter of the method is given what the call passes, as assignments (`
+    num_blocks = self.num_gpu_blocks`), so a shape the method builds from its parameters
+    depends on what the constructor gave them. Positional and keyword arguments of calls of the
+    class's own methods that allocate (a method computing from a buffer it is passed sizes
+    nothing); a starred argument ends the positional ones."""
+    methods = {
+        f.name: f
+        for f in functions
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and allocates(f)
+    }
+    found: list[tuple[ast.expr, ast.expr]] = []
+    for function in functions:
+        for node in _walk(function):
+            name = _own_call(node)
+            method = methods.get(name) if name is not None else None
+            if method is None or method is function:
+                continue
+            assert isinstance(node, ast.Call)
+            names = [a.arg for a in [*method.args.posonlyargs, *method.args.args]]
+            if not any(_dotted(d) == "staticmethod" for d in method.decorator_list):
+                names = names[1:]  # (`self`, `cls`)
+            for position, argument in enumerate(node.args):
+                if isinstance(argument, ast.Starred) or position >= len(names):
+                    break
+                found.append((ast.Name(id=names[position], ctx=ast.Store()), argument))
+            accepted = set(names) | {a.arg for a in method.args.kwonlyargs}
+            for keyword in node.keywords:
+                if keyword.arg in accepted:
+                    found.append((ast.Name(id=keyword.arg, ctx=ast.Store()), keyword.value))
     return found
 
 
@@ -882,6 +955,7 @@ def _read_facts(
         if key.startswith("self.") and _LAYER_HINT.search(key[5:]) and len(sources) == 1:
             facts.layer_named |= sources
     returning = _returning_allocations(functions)
+    facts.range_pairs = _range_pairs(functions, by_name)
     for function in functions:
         _visit(function, flow, facts, [])
         for node in _walk(function):  # `heads, head_size = cfg.cache_shape`: a tuple
@@ -933,6 +1007,37 @@ def _read_facts(
             ):
                 facts.allocated.add((_key(node.func.value) or "")[5:])
     return facts
+
+
+_PAIR_ENDS = (("start", "end"), ("first", "last"), ("begin", "end"), ("lo", "hi"))
+
+
+def _range_pairs(functions: list[ast.AST], params: dict[str, Param]) -> set[str]:
+    """Parameters unpacked into a start and an end of layers (`self.start_layer,
+    self.end_layer = layer_range`, `first, last = stage`): a stage's layers as a pair."""
+    found: set[str] = set()
+    for function in functions:
+        for node in _walk(function):
+            if not (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Tuple)
+                and len(node.targets[0].elts) == 2
+                and isinstance(node.value, ast.Name)
+                and node.value.id in params
+            ):
+                continue
+            names = [(_key(e) or "").rpartition(".")[2].lower() for e in node.targets[0].elts]
+            said = "layer" in node.value.id.lower() or all("layer" in n for n in names)
+            if said and any(
+                names[0].startswith(a)
+                and names[1].startswith(b)
+                or names[0].endswith(a)
+                and names[1].endswith(b)
+                for a, b in _PAIR_ENDS
+            ):
+                found.add(node.value.id)
+    return found
 
 
 def _own_call(node: ast.AST) -> str | None:
@@ -1073,6 +1178,18 @@ class _Substitute(ast.NodeTransformer):
             return ast.copy_location(copy.deepcopy(self.given[node.id]), node)
         return node
 
+    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
+        """`(self.n_layer, *shape)` given `shape` as a tuple: its items spliced in."""
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        items: list[ast.expr] = []
+        for item in node.elts:
+            if isinstance(item, ast.Starred) and isinstance(item.value, (ast.Tuple, ast.List)):
+                items.extend(item.value.elts)
+            else:
+                items.append(item)
+        node.elts = items
+        return node
+
 
 def helper_calls(functions: list[ast.AST], params: list[Param]) -> list[tuple[str, dict]]:
     """Calls of plain functions by name (`latent_row(cfg)`, `index_row(self.cfg)`) passing a
@@ -1107,8 +1224,9 @@ def inlined(helper: ast.FunctionDef, given: dict) -> ast.FunctionDef | None:
     """A copy of `helper` with the parameters `given` (by position or keyword) replaced by
     the expressions passed; None when it takes none of them."""
     by_name: dict[str, ast.expr] = {}
+    vararg = helper.args.vararg.arg if helper.args.vararg is not None else None
     for key, value in given.items():
-        name = parameter_at(helper, key)
+        name = parameter_at(helper, key) if key != vararg else key
         if name is not None:
             by_name[name] = value
     if not by_name:
@@ -1181,12 +1299,66 @@ def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
     return None
 
 
+def _first_of_shapes(function: ast.FunctionDef) -> ast.FunctionDef | None:
+    """A copy of a method whose body is locals, then `if`s returning tuples and a last
+    tuple returned, all of one length (a layout choosing the order of the same dimensions),
+    reduced to its first return with the locals before it written out; else None."""
+    returns = [n for n in _walk(function) if isinstance(n, ast.Return)]
+    tuples = [r.value for r in returns if isinstance(r.value, (ast.Tuple, ast.List))]
+    if len(returns) < 2 or len(tuples) != len(returns):
+        return None
+    if len({len(t.elts) for t in tuples}) != 1:  # type: ignore[attr-defined]
+        return None
+    given: dict[str, ast.expr] = {}
+    for statement in function.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if not isinstance(target, ast.Name) or target.id in given:
+                return None
+            given[target.id] = _Substitute(dict(given)).visit(copy.deepcopy(statement.value))
+            continue
+        if isinstance(statement, (ast.If, ast.Return)):
+            break
+        return None
+    value = _Substitute(given).visit(copy.deepcopy(tuples[0]))
+    copied = copy.deepcopy(function)
+    copied.body = [ast.copy_location(ast.Return(value=value), returns[0])]
+    return copied
+
+
+def _written_out(function: ast.FunctionDef) -> ast.FunctionDef | None:
+    """A copy of a method that only assigns locals (each once) and then returns an allocation
+    or a view of one, reduced to that return with the locals written out (shape_helper);
+    None for any other method."""
+    copied = _locals_written_out(function) if len(function.body) > 1 else None
+    if copied is None:
+        return None
+    value = _single_return(copied)
+    if value is None or not any(
+        _is_allocation(n)
+        or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "view")
+        for n in _walk(value)
+    ):
+        return None
+    return copied
+
+
 def _returned_by(function: ast.FunctionDef, call: ast.Call, skip: int) -> ast.expr | None:
     """What `function` only returns, with its parameters replaced by what `call` passes them
     (the first `skip` positional parameters, `self` or `cls`, not passed; `self` is the
     receiver of a method called on another object): a copy."""
-    given = {position + skip: argument for position, argument in enumerate(call.args)}
+    given: dict = {position + skip: argument for position, argument in enumerate(call.args)}
     given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    arguments = function.args
+    taken = len(arguments.posonlyargs) + len(arguments.args)
+    if arguments.vararg is not None and len(call.args) + skip > taken:
+        # `self._stack(n_cells, n_heads, head_dim)` of `def _stack(self, *shape, ...)`:
+        # `shape` is the tuple of what is passed beyond the named parameters
+        extra = call.args[taken - skip :]
+        if not any(isinstance(a, ast.Starred) for a in extra):
+            given[arguments.vararg.arg] = ast.Tuple(elts=list(extra), ctx=ast.Load())
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
     if skip == 1 and isinstance(receiver, ast.Name) and receiver.id not in ("self", "cls"):
         given[0] = receiver  # `primary.block_shape(n, b)`: its `self` is `primary`
@@ -1233,11 +1405,19 @@ def shape_methods(
             value = _single_return(function)
             if isinstance(value, (ast.Tuple, ast.List)):
                 shapes[function.name] = function
+            elif function in functions and (chosen := _first_of_shapes(function)) is not None:
+                # `if c.layout is HND: return (n, 2, heads, page, d)` / `return (n, 2, page,
+                # heads, d)`: the same dimensions in another order, the first for the facts
+                shapes[function.name] = chosen
             elif function in functions and _returned_allocation(function) is not None:
                 # its own method only allocating (`def _alloc(self, shape): return
                 # torch.empty(shape, dtype=self.dtype)`): seen where it is called, as a
                 # local allocating function is (local_allocators)
                 shapes[function.name] = function
+            elif function in functions and (written := _written_out(function)) is not None:
+                # the same after locals (`shape = kv_shape(n, ...)`, `raw = self._arena[a:b]`
+                # then `return raw.view(self.dtype).view(shape)`), written out
+                shapes[function.name] = written
     plain = plain or {}
     if not shapes and not plain:
         return functions
@@ -1253,6 +1433,18 @@ def shape_helper(function: ast.FunctionDef) -> ast.FunctionDef | None:
     """A module-level function returning a shape or shapes (`return (pages, size, heads,
     dim)`, `k = (...); v = (...); return k, v`), as a copy that only returns them, its locals
     written out (each assigned once, before the return); None for any other function."""
+    copied = _locals_written_out(function)
+    value = _single_return(copied) if copied is not None else None
+    shapes = value.elts if isinstance(value, (ast.Tuple, ast.List)) else []
+    if not shapes or any(isinstance(e, ast.Starred) for e in shapes):
+        return None
+    return copied
+
+
+def _locals_written_out(function: ast.FunctionDef) -> ast.FunctionDef | None:
+    """A copy of a function that only assigns locals (each once, a plain name) and then
+    returns, as one that only returns, its locals written out in the returned expression;
+    None for any other function."""
     body = [
         s
         for s in function.body
@@ -1269,9 +1461,6 @@ def shape_helper(function: ast.FunctionDef) -> ast.FunctionDef | None:
                 return None
             given[target.id] = _Substitute(dict(given)).visit(copy.deepcopy(value))
     value = _Substitute(given).visit(copy.deepcopy(body[-1].value))
-    shapes = value.elts if isinstance(value, (ast.Tuple, ast.List)) else []
-    if not shapes or any(isinstance(e, ast.Starred) for e in shapes):
-        return None
     copied = copy.deepcopy(function)
     copied.body = [ast.copy_location(ast.Return(value=value), body[-1])]
     return copied
@@ -1335,6 +1524,11 @@ class _ShapesInlined(ast.NodeTransformer):
     ) -> None:
         self.shapes = shapes
         self.plain = plain
+        self.depth = 0  # calls inlined inside what an inlined call returned
+
+    def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
+        """`(self.n_layers, *self._page_shape(w))`: the tuple it returns spliced in."""
+        return _Substitute.visit_Tuple(self, node)  # type: ignore[arg-type]
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
@@ -1351,7 +1545,13 @@ class _ShapesInlined(ast.NodeTransformer):
             return node  # another object's allocating method: its own attributes
         static = any(_dotted(d) == "staticmethod" for d in method.decorator_list)
         value = _returned_by(method, node, skip=0 if static else 1)  # (`self`, `cls`)
-        return ast.copy_location(value, node) if value is not None else node
+        if value is None:
+            return node
+        if self.depth < 3:  # `torch.zeros(kv_shape(n, ...))` in what a method returns
+            self.depth += 1
+            value = self.visit(value)
+            self.depth -= 1
+        return ast.copy_location(value, node)
 
 
 def keys_as_attributes(functions: list[ast.AST]) -> list[ast.AST]:
@@ -1460,12 +1660,16 @@ def objects_as_parameters(
 
 def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> None:
     """Walk a method, keeping the parameters of the `range(...)` loops around each node."""
-    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
         inner = list(ranges)
         for generator in node.generators:
             _visit(generator.iter, flow, facts, inner)  # `for layer in gpu.kv_cache`: read
             inner.append(_range_params(generator.iter, flow, facts))
-        _visit(node.elt, flow, facts, inner)
+        if isinstance(node, ast.DictComp):  # `{lid: torch.zeros(...) for lid in ids}`
+            _visit(node.key, flow, facts, ranges)
+            _visit(node.value, flow, facts, inner)
+        else:
+            _visit(node.elt, flow, facts, inner)
         return
     if isinstance(node, ast.For):
         _visit(node.iter, flow, facts, ranges)  # the attributes it reads (`gpu.kv_cache`)
@@ -1563,6 +1767,14 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
         found = {"@" + ast.unparse(held)}
         facts.range_roots |= flow.roots(read)
         return found
+    if (
+        isinstance(node, ast.Name)
+        and node.id in flow.params
+        and "layer" in node.id.rpartition(".")[2].lower()
+    ):  # `for _ in layer_ids`, `for _ in KVLayout.layer_ids` (an object's list, read as a
+        facts.lengths.add(node.id)  # parameter): one per id, as `len(layer_ids)` leading
+        facts.strong_lengths.add(node.id)
+        return {node.id}
     listed = _listed_parameter(node, flow)
     if listed is not None:  # `for _ in self.layer_ids` after `self.layer_ids = list(ids)`:
         facts.lengths.add(listed)  # one per id of a list parameter, as `len(ids)` leading
@@ -1628,10 +1840,14 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         ):
             _note_passed(value, flow, facts)
     shape = _shape_of(call)
+    joined_call = False
     if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
         shape = flow.tuples[_key(shape[0]) or ""]
     elif len(shape) == 1:  # `(num_blocks,) + block_shape`: the parts' dimensions
-        shape = concatenated_shape(shape[0], flow.tuples) or shape
+        joined = concatenated_shape(shape[0], flow.tuples)
+        # a call joined to a tuple (`(self.num_layers,) + spec.page_shape(n)`) is a shape
+        joined_call = joined is not None and any(isinstance(d, ast.Call) for d in joined[1:])
+        shape = joined or shape
     dims = [frozenset(flow.of(d)) for d in shape]
     if len(shape) == 1 and (  # `torch.empty(shape_of(m))`, `shape = shape_of(m)` before
         (_key(shape[0]) or "") in flow.opaque or _opaque_call(shape[0])
@@ -1674,9 +1890,19 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
     # `(self.num_layers,) + k_shape`, `k_shape` a helper's result (`kv_page_shapes(model,
     # kv)`, not read here): a leading axis before a block shape of one dimension or more
     opaque = any((_key(d) or "") in flow.opaque or _opaque_call(d) for d in shape[1:])
+    opaque = opaque or joined_call
     if (len(shape) >= 3 or opaque) and read is not None and flow.roots(read):
         facts.range_paths.add(ast.unparse(leading))  # a leading dimension read off an object
         facts.range_roots |= flow.roots(read)
+    helper = shape[0] if len(shape) == 1 and isinstance(shape[0], ast.Call) else None
+    if helper is not None and helper.args and method_read(helper) is None:
+        # `torch.empty(kv_shape(cfg.n_layers, cfg.max_slots, ...))`, a helper not read here
+        # (another module's): its first argument, a layer count read off an object, leads
+        first_arg = flow.path(helper.args[0])
+        read = _read_off(first_arg)
+        if read is not None and _LAYER_HINT.search(read.attr) and flow.roots(read):
+            facts.range_paths.add(ast.unparse(first_arg))
+            facts.range_roots |= flow.roots(read)
     # block-major (`(num_blocks, num_layers, 2, page, heads, dim)`): the layer axis second, a
     # count named for layers computed off an object (`config.num_hidden_layers // pp_size`)
     axes = [d for d in shape if not (isinstance(d, ast.Constant) and d.value == 2)]
@@ -1919,6 +2145,10 @@ def _count_like(param: Param, facts: Facts) -> bool:
         return False
     if facts.flags.get(param.name) and all(isinstance(v, str) for v in facts.flags[param.name]):
         return False
+    if param.name in facts.range_pairs:  # a stage's (start, end): a count of layers
+        return True
+    if param.name in facts.strong_lengths:  # a list of ids the class keeps and loops over
+        return True  # (`layer_ids: Sequence[int]`): counted by its length
     if param.annotation is None:  # (or a module constant: `depth=NUM_LAYERS`)
         if param.default is not None and param.default in facts.dtype_names:
             return False
@@ -2080,7 +2310,7 @@ def _tokens_along(
         block = min(block_candidates - {tokens}, key=lambda n: ("." in n, n), default=UNSAID_BLOCK)
         if block == UNSAID_BLOCK:  # a module constant in its shapes (`BLOCK_SIZE`)
             block = _constant_block(facts, tokens) or UNSAID_BLOCK
-    if block is None and _BATCH_HINT.search(tokens):
+    if block is None and _BATCH_HINT.search(tokens.rpartition(".")[2]):
         # rows of whole sequences: as many tokens each as the sequence length it keeps
         kept = {n for n in sequence_candidates - {tokens} if n in facts.own}
         block = min(kept, default=None)
@@ -2166,6 +2396,16 @@ def says_tokens(name: str) -> bool:
     )
 
 
+def rows_of_sequences(tokens: str | None, block: str | None) -> bool:
+    """Are `tokens` rows of whole sequences (`max_batch_size`), `block` tokens each (the
+    sequence length the pool keeps, `max_cache_len`)? A batch count says tokens as a token
+    count does, when the pool keeps the length of the sequences it holds."""
+    if tokens is None or block is None:
+        return False
+    last = tokens.rpartition(".")[2]
+    return bool(_BATCH_HINT.search(last) and _SEQ_HINT.search(block.rpartition(".")[2]))
+
+
 def _best(votes: dict[str, int], needed: int) -> str | None:
     """The single best-voted name with at least `needed` votes, else None (a tie says nothing)."""
     ranked = sorted(votes.items(), key=lambda item: (-item[1], item[0]))
@@ -2217,6 +2457,8 @@ def outline_facts(
     `UNTYPED_MIRROR`: what the pre-filter does not check up front, the outline must not keep.
     `helpers`: its module's functions that only return an expression, read where called."""
     init = constructor(node)
+    if init is None and per_layer_bytes and allocating_base(node):
+        return True, frozenset()  # its subclasses may be pools: kept, as a pool's are
     if init is None or not any(_is_allocation(n) for n in _walk(node)):
         return False, frozenset()
     params = params_of(init)
@@ -2245,6 +2487,32 @@ def outline_facts(
         ):
             names.add(UNTYPED_MIRROR)
     return counted_off_object, frozenset(names - _NOT_CLASSES)
+
+
+def allocating_base(node: ast.ClassDef) -> bool:
+    """A class with no constructor whose methods allocate per layer (`for _ in
+    range(self.depth)` around an allocation, or a leading dimension named for layers:
+    `torch.zeros((self.n_layer, *shape))`): a mixin or private base that the pools deriving
+    from it call to make their buffers. Not a pool itself (no constructor to count with)."""
+    if constructor(node) is not None:
+        return False
+    for function in methods_of(node):
+        for loop in _walk(function):
+            if isinstance(loop, (ast.For, ast.ListComp, ast.GeneratorExp)):
+                iters = (
+                    [loop.iter] if isinstance(loop, ast.For) else [g.iter for g in loop.generators]
+                )
+                ranged = any(isinstance(i, ast.Call) and _dotted(i.func) == "range" for i in iters)
+                if ranged and allocates(loop):
+                    return True
+        for call in _walk(function):
+            if _is_allocation(call) and call.args:  # type: ignore[union-attr]
+                first = call.args[0]  # type: ignore[union-attr]
+                dims = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
+                name = (_key(dims[0]) or "").rpartition(".")[2] if dims else ""
+                if len(dims) >= 2 and _LAYER_HINT.search(name):
+                    return True
+    return False
 
 
 # names an annotation holds that are never a pool class of the audited tree

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from auditor.frontend import walk
-from auditor.frontend.behaviour import PER_LAYER_BYTES, module_helpers, outline_facts
+from auditor.frontend.behaviour import module_helpers, outline_facts, per_layer_bytes
 from auditor.frontend.discover import SourceFile
 from auditor.limits import MAX_STATEMENT_NODES
 from auditor.location import Location
@@ -375,7 +375,7 @@ def outline(tree: ast.Module, data: bytes | None = None) -> Outline:
     """Classes as the index (index.py) will see them: in the module body, in class bodies and in
     `if`/`try`/`with`/loop blocks, not inside functions; `__init__` found the same way."""
     classes: list[tuple[str, frozenset[str], set[str], tuple[bool, frozenset[str]]]] = []
-    per_layer = data is None or PER_LAYER_BYTES.search(data) is not None
+    per_layer = data is None or per_layer_bytes(data)
     helpers = module_helpers(tree)  # (`layers_per_rank(config, mapping)`, read where called)
     aliases: list[tuple[str, str]] = []
     stack: list[tuple[list, set[str] | None]] = [(tree.body, None)]

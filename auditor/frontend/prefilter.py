@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from auditor.frontend.behaviour import ALLOCATION_BYTES, PER_LAYER_BYTES, UNTYPED_MIRROR
+from auditor.frontend.behaviour import ALLOCATION_BYTES, UNTYPED_MIRROR, per_layer_bytes
 from auditor.frontend.parse import (
     ClassOutline,
     FileError,
@@ -56,9 +56,9 @@ SUPPRESSION_MARK = b"layout-audit"  # what parse.may_suppress looks for (case as
 def may_define_pools(data: bytes, words: Iterable[bytes]) -> bool:
     """Rule (1): an `__init__` whose parameter list holds a pool parameter name, or a
     suppression comment."""
+    if per_layer_bytes(data):  # (a class with no `__init__` of its own may be a
+        return True  # base whose subclasses allocate through it: behaviour.allocating_base)
     if b"__init__" in data:
-        if PER_LAYER_BYTES.search(data):
-            return True
         parameters = _INIT_PARAMS.findall(data)
         if any(word in text for text in parameters for word in words):
             return True

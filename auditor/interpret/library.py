@@ -482,6 +482,25 @@ def _map(args: list, kwargs: dict, ctx: CallContext):
     return results
 
 
+def _sorted(args: list, kwargs: dict, ctx: CallContext):
+    """`sorted(items)`, `sorted(items, reverse=True)` of numbers or text (a `key` function is
+    not modelled), as a list."""
+    if len(args) != 1 or set(kwargs) - {"reverse"}:
+        return ctx.unknown("sorted() with a key or more than one argument is not modelled")
+    unknown = first_unknown([args[0], *kwargs.values()])
+    if unknown is not None:
+        return unknown
+    items = list(args[0].keys()) if isinstance(args[0], dict) else args[0]
+    if not isinstance(items, (list, tuple, str, range)):
+        return ctx.unknown("sorted() of a value the interpreter does not model")
+    if not all(isinstance(i, (int, float, str)) and not isinstance(i, bool) for i in items):
+        return ctx.unknown("sorted() of values other than numbers and text")
+    try:
+        return sorted(items, reverse=bool(kwargs.get("reverse", False)))
+    except TypeError:
+        return ctx.unknown("sorted() of numbers mixed with text")
+
+
 def _repeat(args: list, kwargs: dict, ctx: CallContext):
     """`itertools.repeat(x, n)`: n times x, as a list (without n it never ends: unknown)."""
     times = kwargs.get("times", args[1] if len(args) > 1 else None)
@@ -737,6 +756,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.zip": _zip,
     "builtins.enumerate": _enumerate,
     "builtins.map": _map,
+    "builtins.sorted": _sorted,
     "itertools.repeat": _repeat,
     "builtins.next": _next,
     "builtins.any": _any_all(any),

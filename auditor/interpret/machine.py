@@ -32,6 +32,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     Lambda,
+    MemberName,
     ModuleRef,
     RuntimeObject,
     SuperProxy,
@@ -207,6 +208,8 @@ class Interpreter(Namespaces, Statements, Operators):
                 if computed is not ABSENT:
                     return computed
             found = environment.runtime_attribute(self.point, obj, name, location)
+            if type(found) is MemberName:  # a field's enum member (`cfg.quant`), as named
+                found = self.enum_member(found, location)
             if obj.klass is not None and (is_unknown(found) or found is environment.NOT_LISTED):
                 computed = self._object_member(obj, name, location)
                 if computed is not ABSENT:

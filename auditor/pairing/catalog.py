@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from auditor.evaluation import forked
+from auditor.evaluation import buffer_roles, forked
 from auditor.evaluation.evaluate import Evaluation
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend import walk
@@ -127,6 +127,9 @@ def _pools(
         ):
             book.add_host(cls, role)
             renamed.add(id(cls))
+        elif facts is not None and _renamed_mirror(book, cls, role, facts, trees, counts):
+            book.add_host(cls, role)  # typed with a device class whose buffers its own
+            renamed.add(id(cls))  # names say it holds (`secondary_pool` of `primary_pool`)
     devices = [d for d in devices if id(d) not in book.hosts]
     hosts: list[ClassInfo] = []
     not_hosts: list[tuple[ClassInfo, str]] = []
@@ -140,6 +143,24 @@ def _pools(
                 (cls, "takes a device pool but allocates no buffer of a device pool's name")
             )
     return devices, hosts, not_hosts
+
+
+def _renamed_mirror(book: RoleBook, cls: ClassInfo, role, facts, trees: dict, counts) -> bool:
+    """Is the class typed with a device class of the tree (not one the pack describes) whose
+    buffers its own allocated buffers pair with one for one by what their names say they
+    hold (buffer_roles.matching: `secondary_pool` with `primary_pool`, the whole cache), its
+    layers its device's (a pool counting layers of its own, a draft's, is a pool beside it)?"""
+    annotation = role.annotation
+    if annotation is None or not facts.allocated or _pack_device(book, cls, annotation):
+        return False
+    own = book.inferred(cls)
+    if own is not None and own.layers.partition(".")[0] != role.parameter:
+        return False
+    device = book.index.resolve_static(cls.module, annotation)
+    if not isinstance(device, ClassInfo) or device is cls:
+        return False
+    theirs = sorted(buffer_names(device, trees, counts))
+    return buffer_roles.matching(sorted(facts.allocated), theirs) is not None
 
 
 def _pack_device(book: RoleBook, cls: ClassInfo, annotation: str) -> bool:

@@ -109,10 +109,15 @@ def sibling_pairs(
                         defaulted = same_defaults(book, a, first, b, second)
                 if shared is not None and _reads_other(b, second, name_a, derived):
                     shared = None  # `Host(cfg, gpu.dtype)`: as the function computes it
-                if shared is not None and _passed_device_only(book, a, first, shared):
-                    # the device is also given what the other is not (`tp_size=cfg.tp_size`):
-                    # built as the function builds both, where it can be run
-                    site = _composed(book, module, qualname, function, one, two)
+                inside = shared is not None and (
+                    _given_inside(book, b, second, a, first)
+                    or _given_inside(book, a, first, b, second)
+                )
+                if shared is not None and (_passed_device_only(book, a, first, shared) or inside):
+                    # the device is also given what the other is not (`tp_size=cfg.tp_size`),
+                    # or one is given an object built from what the other is given: built as
+                    # the function builds both, where it can be run
+                    site = _composed(book, module, qualname, function, one, two, inside)
                     if site is not None:
                         taken.add(key)
                         found.append(Pair(b, a, _composed_evidence(site, a, first), site))
@@ -194,10 +199,14 @@ def _reads_other(b: ClassInfo, call: ast.Call, name: str | None, derived: dict) 
     return any(text.startswith(name + ".") and text not in derived for text in bound.values())
 
 
-def _composed(book: RoleBook, module: ModuleInfo, qualname: str, function, one, two):
+def _composed(
+    book: RoleBook, module: ModuleInfo, qualname: str, function, one, two, local: bool = False
+):
     """The site of the second call when both pools are built from the function's parameters
     by different paths (composed.py), for direct calls or classmethods building the pools
-    (run through: what the function passes them may all size their pool); else None."""
+    (run through: what the function passes them may all size their pool); else None.
+    `local`: they are built from the function's locals (`dtype = CacheDType("fp8")` given to
+    one and inside the other's config object): run as it is, even from no parameter."""
     (first, a, _, name_a, how_a), (second, b, _, _, how_b) = one, two
     # a classmethod building it (`Mirror.mirror_of(pool, ratio)`), run through
     through_a, through_b = (
@@ -222,9 +231,10 @@ def _composed(book: RoleBook, module: ModuleInfo, qualname: str, function, one, 
     else:
         sizing_a, sizing_b = _sizing(book, a), _sizing(book, b)
         roots = shared_roots(function, a, first, b, second, sizing_a, sizing_b, own)
-    if not roots:
+    if not roots and not local:
         return None
-    objects = (book.objects(a), book.objects(b))
+    # (built from locals: the objects the function builds are given, no stand-in for them)
+    objects = ({}, {}) if local and not roots else (book.objects(a), book.objects(b))
     through = (through_a, through_b)
     return composed_site(
         module, qualname, function, (a, first, name_a), (b, second), roots, objects, through
@@ -688,6 +698,33 @@ def _passed_device_only(book: RoleBook, cls: ClassInfo, call: ast.Call, shared) 
         and ast.unparse(node).split(".")[0] in roots  # more of the object both are built from
         and ast.unparse(node) not in shared
         and name not in book.tokens(cls) + book.layers(cls)
+        for name, node in bound.items()
+    )
+
+
+def _given_inside(
+    book: RoleBook, cls: ClassInfo, call: ast.Call, other: ClassInfo, other_call: ast.Call
+) -> bool:
+    """Does `call` give, for a parameter sizing `cls` that `other` does not take, an object
+    built in the call from a local the other call passes too (`OffloadConfig(n_cells=n,
+    dtype=dtype)` beside `DeviceCache(..., dtype=dtype)`)? Measured on its own, that object
+    would hold its class's defaults, not the value both are given."""
+    bound = bound_nodes(call, cls)
+    theirs = bound_nodes(other_call, other)
+    if bound is None or theirs is None:
+        return False
+    passed = {n.id for node in theirs.values() for n in ast.walk(node) if isinstance(n, ast.Name)}
+    sizing = _sizing(book, cls)
+    others = set(parameter_names(other))
+    return any(
+        name in sizing
+        and name not in others
+        and isinstance(node, ast.Call)
+        and any(
+            isinstance(n, ast.Name) and n.id in passed
+            for argument in [*node.args, *(k.value for k in node.keywords)]
+            for n in ast.walk(argument)
+        )
         for name, node in bound.items()
     )
 
