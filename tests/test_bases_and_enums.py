@@ -11,8 +11,14 @@
   is given too (`HostSpec(capacity=n, precision=precision)` beside `precision=precision`):
   built as the function builds both, not from the object's class defaults.
 
-The tree is audited with no configuration; the buggy and fixed forms are checked against their
-own tensors on torch's meta device.
+- a base whose constructor builds with hooks its subclasses give (`_geometry`), its layers a
+  pipeline stage's (`self.layers = self._layers(model, place)`, a method returning
+  `range(*pp_span(model.num_hidden_layers, place.pp_rank, place.pp_size))`, and `self.n_layers
+  = len(self.layers)` leading the shape): the subclasses are pools counted by the model's
+  layers, one stage holding every layer, each build divided by the count it keeps.
+
+Each tree is audited with no configuration; the buggy and fixed forms are checked against
+their own tensors on torch's meta device.
 """
 
 from __future__ import annotations
@@ -144,3 +150,115 @@ def test_a_mixin_allocating_for_pools_with_an_enum_precision(
     assert finding["message"].startswith("k_scale:")
     numbers = re.findall(r"(\d+) B/token/layer vs (\d+) B/token/layer", finding["message"])
     assert tuple(int(n) for n in numbers[0]) == figures["k_scale"]
+
+
+STAGE_TREE = {
+    "ppstage/__init__.py": "",
+    "ppstage/base.py": """
+        import torch
+
+
+        class StagePoolBase:
+            def __init__(self, model, place, n_blocks, device):
+                self.block_size = place.block_size
+                self.n_blocks = n_blocks
+                self.layers = self._layers(model, place)
+                self.n_layers = len(self.layers)
+                self.kv = torch.empty(self._shape(model, place), dtype=model.dtype, device=device)
+
+            def _layers(self, model, place):
+                from ppstage.config import pp_span
+
+                return range(*pp_span(model.num_hidden_layers, place.pp_rank, place.pp_size))
+
+            def _geometry(self, model, place):
+                raise NotImplementedError
+
+            def _shape(self, model, place):
+                heads, dim = self._geometry(model, place)
+                return (self.n_layers, self.n_blocks, self.block_size, 2, heads, dim)
+    """,
+    "ppstage/config.py": """
+        from dataclasses import dataclass
+
+        import torch
+
+
+        @dataclass
+        class ModelShape:
+            num_hidden_layers: int = 24
+            hidden_size: int = 3072
+            num_attention_heads: int = 32
+            num_key_value_heads: int = 8
+            head_dim: int = 128
+            dtype: torch.dtype = torch.bfloat16
+
+
+        @dataclass
+        class Placement:
+            tp_size: int = 2
+            pp_size: int = 2
+            pp_rank: int = 0
+            block_size: int = 16
+            decode_blocks: int = 2048
+            prefill_blocks: int = 512
+
+
+        def pp_span(n_layers, rank, size):
+            per = n_layers // size
+            return rank * per, (rank + 1) * per
+    """,
+    "ppstage/connect.py": """
+        from ppstage.config import ModelShape, Placement
+        from ppstage.pools import DecodeStage, PrefillStage
+
+
+        def connect(device="cuda"):
+            model = ModelShape()
+            place = Placement()
+            decode = DecodeStage(model, place, place.decode_blocks, device)
+            prefill = PrefillStage(model, place, place.prefill_blocks, device)
+            return decode, prefill
+    """,
+    "ppstage/pools.py": """
+        from ppstage.base import StagePoolBase
+
+
+        class DecodeStage(StagePoolBase):
+            def _geometry(self, model, place):
+                return model.num_key_value_heads // place.tp_size, model.head_dim
+
+
+        class PrefillStage(StagePoolBase):
+            def _geometry(self, model, place):
+                return model.num_key_value_heads // place.tp_size, PREFILL_DIM
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    "prefill_dim, bug",
+    [("model.head_dim", False), ("model.hidden_size // model.num_attention_heads", True)],
+)
+def test_subclasses_completing_a_base_over_a_pipeline_stage(
+    tmp_path, capsys, monkeypatch, prefill_dim, bug
+):
+    tree = dict(STAGE_TREE)
+    tree["ppstage/pools.py"] = tree["ppstage/pools.py"].replace("PREFILL_DIM", prefill_dim)
+    write_tree(tmp_path, tree)
+    report = audit_json(tmp_path, capsys)
+    decode, prefill = built_by_the_tree(
+        tmp_path, monkeypatch, "ppstage", "connect", "connect", device="meta"
+    )
+    figures = [
+        _per_token_layer(pool.kv, pool.n_blocks * pool.block_size, pool.n_layers)
+        for pool in (prefill, decode)
+    ]
+    assert figures == [(1536 if bug else 2048), 2048]
+    if not bug:
+        assert one_pair_verdict(report) == set()
+        return
+    (finding,) = report["findings"]
+    assert finding["code"] == "LA001" and finding["message"].startswith("kv:")
+    numbers = re.findall(r"(\d+) B/token/layer vs (\d+) B/token/layer", finding["message"])
+    assert [int(n) for n in numbers[0]] == figures

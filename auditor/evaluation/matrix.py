@@ -199,6 +199,9 @@ def dimensions(
                     if name in facts.layer_divisors:  # one stage holding every layer
                         found[name] = Dimension(name, (1,))
                         continue
+                    if _RANK.search(name.rpartition(".")[2]):  # `DeployConfig.pp_rank`: which
+                        found[name] = Dimension(name, (0,))  # stage, the first (sizes no buffer)
+                        continue
                     members = _field_members(name, facts, roles.index)
                     if members is not None:  # `quant: QuantMode = QuantMode.INT4`: each
                         found[name] = members  # member of that enum, the default first
@@ -448,6 +451,11 @@ def enum_members(param: cst.Param, cls: ClassInfo, index: Any) -> Dimension | No
     return Dimension(
         param.name.value, tuple(MemberName(cls.module.name, f"{text}.{n}") for n in names)
     )
+
+
+# a process's index in a parallel group (`pp_rank`, `tp_rank`, `rank`), never a size
+# (`kv_lora_rank` is one)
+_RANK = re.compile(r"^(?:(?:pp|tp|dp|ep|cp|attn_tp|local|global|world|node)_)?rank$")
 
 
 def _field_members(name: str, facts: Any, index: Any) -> Dimension | None:

@@ -869,7 +869,11 @@ class RoleBook:
             if own is not None and roles is not None and own == roles.tokens:
                 own = None  # its rows read off the object (`cfg.host_pages`), not its layers
             return names + [own] if own is not None else names
-        return names + [roles.layers] if roles is not None else names
+        if roles is None:
+            return names
+        facts = self.facts(cls)  # a stage's count it keeps (`self.n_layers`), then its path
+        kept = sorted(facts.stage_counts) if facts is not None else []
+        return names + [n for n in kept if n not in names] + [roles.layers]
 
     def _own_layers(self, cls: ClassInfo, objects: dict[str, str]) -> str | None:
         """A host whose layer loop runs over one count read off a config object it takes

@@ -210,6 +210,9 @@ class Facts:
     # parameters holding a stage's (start, end) the class unpacks (`self.start_layer,
     # self.end_layer = layer_range`): a layer count given as a pair (roles.range_pairs)
     range_pairs: set[str] = field(default_factory=set)
+    # attributes keeping a stage's layer count (`self.n_layers = len(self.layers)` of a range a
+    # helper gives): the count its buffers hold, read off each build (roles.layers)
+    stage_counts: set[str] = field(default_factory=set)
     # param: (function, argument position or keyword) of plain functions it is passed to
     # where the result sets what an allocation reads (`self.dtype = resolve(kv_dtype)`); the
     # literals the function tests its parameter against are the flag's values (roles.py)
@@ -461,6 +464,23 @@ def _length_of(node: ast.AST | None) -> ast.expr | None:
     return None
 
 
+def _range_of_helper(node: ast.AST | None) -> ast.Attribute | ast.Name | None:
+    """`cfg.num_hidden_layers` of `range(*get_pp_indices(cfg.num_hidden_layers, r, s))` (or
+    `range(*span(...))`, `range(*span(...)[:2])`): a stage's layers by a helper given the whole
+    layer count first, read off an object and named for layers; else None."""
+    if not (isinstance(node, ast.Call) and _dotted(node.func) == "range" and node.args):
+        return None
+    first = node.args[0]
+    inner = first.value if isinstance(first, ast.Starred) else None
+    if not isinstance(inner, ast.Call) or not inner.args:
+        return None
+    first_arg = inner.args[0]
+    if isinstance(first_arg, ast.Name) and _LAYER_HINT.search(first_arg.id.rpartition(".")[2]):
+        return first_arg  # type: ignore[return-value]  # (read as a parameter: `Cfg.n_layers`)
+    read = _read_off(first_arg)
+    return read if read is not None and _LAYER_HINT.search(read.attr) else None
+
+
 def _own_length(node: ast.AST) -> bool:
     """`len(ids)` or `len(self.ids)`: the length of a parameter or of the class's own list,
     not of an object's attribute (`len(cache_params.layers)`)."""
@@ -558,6 +578,10 @@ class _Flow:
         self.carved: set[str] = set()  # the flat allocations views are carved from
         # `n_local = end_layer - start_layer`: a count kept as the span of two parameters
         self.spans: dict[str, tuple[str, str]] = {}
+        # `self.num_layers = len(self.stage_layers)`: what a count is the length of
+        self.length_of: dict[str, ast.expr] = {}
+        # `self.stage_layers = range(*get_pp_indices(cfg.num_hidden_layers, ...))`
+        self.stages: dict[str, ast.expr] = {}
         assignments = _items_of_appended(functions, appended)
         assignments.extend(_own_arguments(functions))
         for function in functions:
@@ -583,6 +607,12 @@ class _Flow:
                     else [_key(target)]
                 )
                 depends = self.of(value)
+                measured = _length_of(value)
+                staged = self.stages.get(_key(measured) or "") if measured is not None else None
+                if staged is not None:
+                    # `len(self.stage_layers)` of `range(*get_pp_indices(cfg.n_layers, rank,
+                    # size))`: as many layers as the whole count gives a stage, counted by it
+                    depends = self.of(_range_of_helper(staged))
                 copied = self.copied(value)
                 if (
                     isinstance(value, (ast.Tuple, ast.List))
@@ -612,6 +642,10 @@ class _Flow:
                     and _dividend(value) is not None
                 ):
                     self.computed.setdefault(_key(target) or "", value)  # `cfg.n // pp`
+                if _key(target) is not None and _length_of(value) is not None:
+                    self.length_of.setdefault(_key(target) or "", _length_of(value))  # type: ignore[arg-type]
+                if _key(target) is not None and _range_of_helper(value) is not None:
+                    self.stages.setdefault(_key(target) or "", value)  # `range(*pp(...))`
                 span = self.span(value)
                 if span is not None and _key(target) is not None:
                     self.spans.setdefault(_key(target) or "", span)  # `n = end - start`
@@ -1299,6 +1333,16 @@ def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
     return None
 
 
+def _returned_range(function: ast.FunctionDef) -> ast.FunctionDef | None:
+    """A copy of a method only returning a `range(...)` (after locals or imports), reduced to
+    that return (_locals_written_out); None for any other method."""
+    copied = _locals_written_out(function)
+    value = _single_return(copied) if copied is not None else None
+    if isinstance(value, ast.Call) and _dotted(value.func) == "range":
+        return copied
+    return None
+
+
 def _first_of_shapes(function: ast.FunctionDef) -> ast.FunctionDef | None:
     """A copy of a method whose body is locals, then `if`s returning tuples and a last
     tuple returned, all of one length (a layout choosing the order of the same dimensions),
@@ -1405,6 +1449,14 @@ def shape_methods(
             value = _single_return(function)
             if isinstance(value, (ast.Tuple, ast.List)):
                 shapes[function.name] = function
+            elif function in functions and (written := shape_helper(function)) is not None:
+                # a shape after locals (`heads, dim = self._heads_and_dim(cfg)`, then
+                # `return (self.num_layers, 2, self.num_blocks, ..., heads, dim)`)
+                shapes[function.name] = written
+            elif function in functions and (ranged := _returned_range(function)) is not None:
+                # a stage's layers (`return range(*get_pp_indices(cfg.num_hidden_layers,
+                # ...))`): read where it is kept (`self.stage_layers = self._stage_layers(...)`)
+                shapes[function.name] = ranged
             elif function in functions and (chosen := _first_of_shapes(function)) is not None:
                 # `if c.layout is HND: return (n, 2, heads, page, d)` / `return (n, 2, page,
                 # heads, d)`: the same dimensions in another order, the first for the facts
@@ -1454,12 +1506,23 @@ def _locals_written_out(function: ast.FunctionDef) -> ast.FunctionDef | None:
         return None
     given: dict[str, ast.expr] = {}
     for statement in body[:-1]:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            continue  # (`from .config import get_pp_indices` inside the method)
         if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
             return None
         for target, value in _element_wise(statement.targets[0], statement.value):
-            if not isinstance(target, ast.Name) or target.id in given:
-                return None
-            given[target.id] = _Substitute(dict(given)).visit(copy.deepcopy(value))
+            if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+                # `heads, head_dim = self._heads_and_dim(cfg)`: each its item of the value
+                items = [
+                    (e, ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load()))
+                    for i, e in enumerate(target.elts)
+                ]
+            else:
+                items = [(target, value)]
+            for name, item in items:
+                if not isinstance(name, ast.Name) or name.id in given:
+                    return None
+                given[name.id] = _Substitute(dict(given)).visit(copy.deepcopy(item))
     value = _Substitute(given).visit(copy.deepcopy(body[-1].value))
     copied = copy.deepcopy(function)
     copied.body = [ast.copy_location(ast.Return(value=value), body[-1])]
@@ -1887,6 +1950,26 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
         if copied or not local:
             facts.strong_lengths |= found
     read = _read_off(leading) if leading is not None else None
+    counted = flow.length_of.get(_key(first) or "") if first is not None else None
+    if counted is not None:
+        counted = flow.stages.get(_key(counted) or "", counted)
+    staged = counted if counted is not None else leading
+    if _range_of_helper(staged) is not None:
+        # the stages the helper splits the layers over (`pp_size`): one stage holding every
+        # layer, as for `num_hidden_layers // pp_size`; the count is the one the pool keeps
+        helper = staged.args[0].value  # type: ignore[union-attr]
+        for argument in helper.args[1:]:
+            named = (_key(argument) or ast.unparse(argument)).rpartition(".")[2]
+            if named.endswith("size") or named.endswith("world"):
+                facts.layer_divisors |= flow.of(argument)
+        if counted is not None and first is not None and (_key(first) or "").startswith("self."):
+            facts.stage_counts.add((_key(first) or "")[5:])
+    spanned = _range_of_helper(staged)
+    if isinstance(spanned, ast.Attribute) and flow.roots(spanned):
+        # `len(range(*get_pp_indices(cfg.num_hidden_layers, rank, size)))`: a stage's
+        # layers, counted off the object the helper is given the layer count of
+        facts.range_paths.add(ast.unparse(spanned))
+        facts.range_roots |= flow.roots(spanned)
     # `(self.num_layers,) + k_shape`, `k_shape` a helper's result (`kv_page_shapes(model,
     # kv)`, not read here): a leading axis before a block shape of one dimension or more
     opaque = any((_key(d) or "") in flow.opaque or _opaque_call(d) for d in shape[1:])
