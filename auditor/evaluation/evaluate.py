@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -369,17 +370,35 @@ class PoolEvaluator:
             return builds, ""  # its own count (`self.size`)
         first = devices[0][0]
         theirs = self.roles.block(first.cls) if isinstance(first, Instance) else None
-        if theirs is None or theirs == UNSAID_BLOCK:
+        if (
+            theirs is None
+            or theirs == UNSAID_BLOCK
+            or not self._reads_device_count(host_cls, first)
+        ):
             return builds, ""
         units = [
             tokens_per_unit(d[0], theirs) if isinstance(d[0], Instance) else None for d in devices
         ]
-        if not all(_positive(u) for u in units) or any(
-            b[1] != d[1] for b, d in zip(builds, devices)
-        ):
+        if not all(_positive(u) for u in units):
             return builds, ""
         counted = [(b[0], b[1] * u, *b[2:]) for b, u in zip(builds, units)]
         return counted, f"; its rows: its device's blocks, of its device's {theirs} tokens each"
+
+    def _reads_device_count(self, host_cls: ClassInfo, device: Instance) -> bool:
+        """Does the host read its device's count of blocks off the config object both take
+        (`config.max_batch_size`, the device's tokens `RunConfig.max_batch_size`), so that
+        its rows are the device's blocks?"""
+        inferred = self.roles.inferred(device.cls)
+        path, _, attribute = (inferred.tokens or "").rpartition(".") if inferred else ("", "", "")
+        facts = self.roles.facts(host_cls)
+        if not path or facts is None:
+            return False
+        for name, read in facts.read_attributes.items():
+            param = facts.params.get(name)
+            held = facts.objects.get(name) or (param.annotation if param is not None else None)
+            if attribute in read and held is not None and path in re.findall(r"\w+", held):
+                return True
+        return False
 
     def _row_units(self, builds: list, devices: list, rows: list[int]) -> tuple[list[int], str]:
         """Tokens per host row: 1, or, for a device counted in blocks (`num_pages` of
@@ -395,7 +414,13 @@ class PoolEvaluator:
             return kept, f", of self.{block} tokens each"
         theirs = [d[0].attrs.get(block) if isinstance(d[0], Instance) else None for d in devices]
         units = [d[1] for d in devices]
-        if len(devices) == len(builds) and all(_positive(k) for k in theirs) and rows == units:
+        if (
+            len(devices) == len(builds)
+            and all(_positive(k) for k in theirs)
+            and rows == units
+            and isinstance(first, Instance)
+            and self._reads_device_count(builds[0][0].cls, first)
+        ):
             # one row per unit of its device's count (the same object's `max_batch_size`)
             return theirs, f", one per block of its device, of its device's {block} tokens each"
         return [1] * len(builds), ""

@@ -34,7 +34,7 @@ _TOKEN_HINT = re.compile(
 # a count of blocks or pages (`num_blocks`, `host_pages`, LightLLM's `page_num`), not of tokens
 _COUNTS_BLOCKS = re.compile(r"(block|page)(s|_num|_count|_cnt)$")
 UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
-_LAYER_HINT = re.compile(r"(layers?$|layer_ids$|^layer_num$|^depth$|num_layer)")
+_LAYER_HINT = re.compile(r"(layers?$|^layer_ids$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
 _OTHER_COUNT = re.compile(r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$)")

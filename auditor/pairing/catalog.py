@@ -127,7 +127,7 @@ def _pools(
         ):
             book.add_host(cls, role)
             renamed.add(id(cls))
-        elif facts is not None and _renamed_mirror(book, cls, role, facts, trees, counts):
+        elif facts is not None and _renamed_mirror(book, cls, role, facts, trees, counts, others):
             book.add_host(cls, role)  # typed with a device class whose buffers its own
             renamed.add(id(cls))  # names say it holds (`secondary_pool` of `primary_pool`)
     devices = [d for d in devices if id(d) not in book.hosts]
@@ -145,7 +145,9 @@ def _pools(
     return devices, hosts, not_hosts
 
 
-def _renamed_mirror(book: RoleBook, cls: ClassInfo, role, facts, trees: dict, counts) -> bool:
+def _renamed_mirror(
+    book: RoleBook, cls: ClassInfo, role, facts, trees: dict, counts, devices: list
+) -> bool:
     """Is the class typed with a device class of the tree (not one the pack describes) whose
     buffers its own allocated buffers pair with one for one by what their names say they
     hold (buffer_roles.matching: `secondary_pool` with `primary_pool`, the whole cache), its
@@ -160,7 +162,9 @@ def _renamed_mirror(book: RoleBook, cls: ClassInfo, role, facts, trees: dict, co
     if not isinstance(device, ClassInfo) or device is cls:
         return False
     theirs = sorted(buffer_names(device, trees, counts))
-    return buffer_roles.matching(sorted(facts.allocated), theirs) is not None
+    if buffer_roles.matching(sorted(facts.allocated), theirs) is None:
+        return False
+    return not _built_by_a_pool(cls, devices, trees)  # (a pool's helper: its storage's)
 
 
 def _pack_device(book: RoleBook, cls: ClassInfo, annotation: str) -> bool:

@@ -713,7 +713,7 @@ def _given_inside(
     theirs = bound_nodes(other_call, other)
     if bound is None or theirs is None:
         return False
-    passed = {n.id for node in theirs.values() for n in ast.walk(node) if isinstance(n, ast.Name)}
+    passed = {n.id for node in theirs.values() for n in _value_names(node)}
     sizing = _sizing(book, cls)
     others = set(parameter_names(other))
     return any(
@@ -721,12 +721,25 @@ def _given_inside(
         and name not in others
         and isinstance(node, ast.Call)
         and any(
-            isinstance(n, ast.Name) and n.id in passed
+            n.id in passed
             for argument in [*node.args, *(k.value for k in node.keywords)]
-            for n in ast.walk(argument)
+            for n in _value_names(argument)
         )
         for name, node in bound.items()
     )
+
+
+def _value_names(node: ast.AST) -> list[ast.Name]:
+    """The plain names an expression passes as values (`dtype` of `dtype=dtype`, of `f(dtype)`),
+    not the callees nor the objects attributes are read off (`torch` of `torch.float16`)."""
+    skipped = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)} | {
+        id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute)
+    }
+    return [
+        n
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name) and id(n) not in skipped and n.id != "self"
+    ]
 
 
 def _sizing(book: RoleBook, cls: ClassInfo) -> set[str]:
