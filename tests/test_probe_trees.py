@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 34, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 36, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -118,6 +118,19 @@ BUGGY = {
     # a CPU prefix tier in the model dtype, its block size a module constant
     "probe34/r02": {("LA001", "index_k_buffer")},
     "probe34/r05": {("LA001", "kv_cache")},
+    # (session 32: a nineteenth and a twentieth probe, written unseen, fixed from them) an MLA
+    # host whose latent width helper drops the rope part (its default 0); an offload tier's
+    # per-page scales against the device's per-token ones, and its uint8 bytes sized as fp8
+    # while the device's dtype is a config string (bf16 and fp16 too: a real disagreement at
+    # those values, as the incident's)
+    "probe35/r02": {("LA001", "kv_buffer")},
+    "probe35/r08": {("LA001", "kv"), ("LA001", "kv_scale")},
+    # an fp8 string the host's own table lacks (falling back to bf16); a mixin allocating for
+    # both tiers, the offload's scale groups of 64 against 128; subclasses of a base over a
+    # pipeline stage, head_dim from hidden_size // heads against the config's
+    "probe36/r01": {("LA001", "kv_buffer")},
+    "probe36/r04": {("LA001", "k_scale"), ("LA001", "v_scale")},
+    "probe36/r07": {("LA001", "kv")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -161,6 +174,8 @@ CORRECT = [
     "probe34/r01",
     "probe34/r06",  # was a false finding at the session's start
     "probe34/r08",
+    "probe35/r01",  # a swap space of a GiB budget beside its cache, built from one config
+    "probe35/r03",  # a transfer buffer of raw bytes, both over the ids a layout object lists
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -215,6 +230,8 @@ CHECKS = sorted(
         "probe32",
         "probe33",
         "probe34",
+        "probe35",
+        "probe36",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

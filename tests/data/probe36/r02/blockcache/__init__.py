@@ -1,0 +1,1 @@
+"""Block-based paged KV cache with a CPU swap space."""
