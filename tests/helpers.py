@@ -255,3 +255,16 @@ def one_pair_verdict(report: dict) -> set[tuple[str, str]]:
     summary = report["summary"]
     assert summary["pairs"] == summary["pairs_compared"] == 1 and summary["unresolved"] == 0
     return {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
+
+
+def finding_figures(report: dict) -> dict[str, tuple[int, int]]:
+    """buffer -> (first figure, second figure) of each finding of a report, in B/token/layer
+    (the other side's and the device's, as LA001 says them)."""
+    import re
+
+    found = {}
+    for finding in report["findings"]:
+        name, _, rest = finding["message"].partition(":")
+        numbers = re.findall(r"(\d+) B/token/layer vs (\d+) B/token/layer", rest)
+        found[name] = tuple(int(n) for n in numbers[0])
+    return found

@@ -20,21 +20,8 @@ their own tensors on torch's meta device.
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from helpers import audit_json, built_by_the_tree, one_pair_verdict, write_tree
-
-
-def _figures(report: dict) -> dict[str, tuple[int, int]]:
-    """buffer -> (first figure, second figure) of each finding, in B/token/layer."""
-    found = {}
-    for finding in report["findings"]:
-        name, _, rest = finding["message"].partition(":")
-        numbers = re.findall(r"(\d+) B/token/layer vs (\d+) B/token/layer", rest)
-        found[name] = tuple(int(n) for n in numbers[0])
-    return found
-
+from helpers import audit_json, built_by_the_tree, finding_figures, one_pair_verdict, write_tree
 
 DRAFT_TREE = {
     "pagedreg/__init__.py": "",
@@ -132,7 +119,7 @@ def test_a_joined_method_shape_and_a_dict_of_layer_ids(
         assert one_pair_verdict(report) == set()
         return
     assert {f["code"] for f in report["findings"]} == {"LA001"}
-    assert _figures(report) == {"by_layer": (other, device)}
+    assert finding_figures(report) == {"by_layer": (other, device)}
 
 
 TIER_TREE = {
@@ -223,7 +210,7 @@ def test_a_helper_shape_led_by_a_layer_count_read_off_a_config(
         assert one_pair_verdict(report) == set()
         return
     assert {f["code"] for f in report["findings"]} == {"LA001"}
-    assert _figures(report) == {"scales": (other, device)}
+    assert finding_figures(report) == {"scales": (other, device)}
 
 
 TIER_NAMES_TREE = {
@@ -281,7 +268,7 @@ def test_a_host_naming_its_buffer_for_its_tier(tmp_path, capsys, monkeypatch, ho
         assert one_pair_verdict(report) == set()
         return
     assert {f["code"] for f in report["findings"]} == {"LA001"}
-    assert _figures(report) == {"secondary_pool": (other, device)}
+    assert finding_figures(report) == {"secondary_pool": (other, device)}
 
 
 STAGE_PAIR_TREE = {
@@ -358,4 +345,4 @@ def test_a_stage_given_as_a_layer_range_pair(tmp_path, capsys, monkeypatch, widt
         assert one_pair_verdict(report) == set()
         return
     assert {f["code"] for f in report["findings"]} == {"LA001"}
-    assert _figures(report) == {"kv": (other, device)}
+    assert finding_figures(report) == {"kv": (other, device)}

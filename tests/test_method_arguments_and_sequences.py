@@ -16,24 +16,12 @@ their own tensors on torch's meta device.
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from helpers import audit_json, built_by_the_tree, one_pair_verdict, write_tree
+from helpers import audit_json, built_by_the_tree, finding_figures, one_pair_verdict, write_tree
 
 
 def _per_token_layer(buffers, tokens: int) -> int:
     return sum(t.nbytes for t in buffers) // (tokens * len(buffers))
-
-
-def _figures(report: dict) -> dict[str, tuple[int, int]]:
-    """buffer -> (first figure, second figure) of each finding, in B/token/layer."""
-    found = {}
-    for finding in report["findings"]:
-        name, _, rest = finding["message"].partition(":")
-        numbers = re.findall(r"(\d+) B/token/layer vs (\d+) B/token/layer", rest)
-        found[name] = tuple(int(n) for n in numbers[0])
-    return found
 
 
 ARENA_TREE = {
@@ -153,7 +141,7 @@ def test_a_method_given_counts_and_an_arena_carved_by_methods(
         assert one_pair_verdict(report) == set()
         return
     assert {f["code"] for f in report["findings"]} == {"LA001"}
-    assert _figures(report) == {"values": (tier_v, device_v)}
+    assert finding_figures(report) == {"values": (tier_v, device_v)}
 
 
 SEQUENCE_TREE = {
@@ -236,6 +224,6 @@ def test_a_cache_of_whole_sequences_and_a_mirror_keeping_no_count(
         assert one_pair_verdict(report) == set()
         return
     assert {f["code"] for f in report["findings"]} == {"LA001"}
-    assert _figures(report) == {"v": (parked_v, device_v)}
+    assert finding_figures(report) == {"v": (parked_v, device_v)}
     message = report["findings"][0]["message"]
     assert "its device's max_context_len tokens each" in message

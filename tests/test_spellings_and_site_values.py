@@ -19,26 +19,23 @@ their own tensors on torch's meta device.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
-from helpers import audit_json, build, build_index, built_by_the_tree, one_pair_verdict, write_tree
+from helpers import (
+    audit_json,
+    build,
+    build_index,
+    built_by_the_tree,
+    finding_figures,
+    one_pair_verdict,
+    write_tree,
+)
 
 from auditor.interpret.values import is_unknown
 
 
 def _per_token_layer(buffers, tokens: int, layers: int) -> int:
     return sum(t.nbytes for t in buffers) // (tokens * layers)
-
-
-def _figures(report: dict) -> dict[str, tuple[int, int]]:
-    """buffer -> (first figure, second figure) of each finding, in B/token/layer."""
-    found = {}
-    for finding in report["findings"]:
-        name, _, rest = finding["message"].partition(":")
-        numbers = re.findall(r"(\d+) B/token/layer vs (\d+) B/token/layer", rest)
-        found[name] = tuple(int(n) for n in numbers[0])
-    return found
 
 
 STAGE_TREE = {
@@ -132,7 +129,7 @@ def test_lists_mapped_over_a_repeat_of_a_stage_span(tmp_path, capsys, monkeypatc
         assert one_pair_verdict(report) == set()
         return
     assert {f["code"] for f in report["findings"]} == {"LA001"}
-    assert _figures(report) == {"values": (spill_v, device_v)}
+    assert finding_figures(report) == {"values": (spill_v, device_v)}
 
 
 def test_map_and_repeat_are_modelled_and_bounded(tmp_path):
@@ -231,7 +228,7 @@ def test_device_parameters_take_the_building_functions_defaults(
     # without the function's values, `latent` and `rope` have none: the figures were unresolved
     assert one_pair_verdict(report) == ({("LA001", "rows")} if bug else set())
     if bug:
-        assert _figures(report) == {"rows": (host_row, device_row)}
+        assert finding_figures(report) == {"rows": (host_row, device_row)}
 
 
 SETTINGS_TREE = {
@@ -393,7 +390,7 @@ def test_siblings_where_the_device_is_given_more_are_built_as_the_function_build
     # before: measured with the device's default `shards=1`, both sides agreed
     assert one_pair_verdict(report) == ({("LA001", "pool")} if bug else set())
     if bug:  # at the stand-in's sampled attributes: twice the device's, as on the meta device
-        first, second = _figures(report)["pool"]
+        first, second = finding_figures(report)["pool"]
         assert first == 2 * second
         # its untyped `config` read as `Config`, the class create() builds when given none
         assert "Config.shards" in json.dumps(report["findings"][0])
@@ -462,7 +459,7 @@ def test_a_device_class_chosen_by_a_conditional_expression_is_paired(
     pairs = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
     assert pairs == ({("LA001", "kv_buffer")} if bug else set())
     if bug:  # at the rule pack's head_dim (128), twice the meta device's figures at 64
-        assert _figures(report) == {"kv_buffer": (4096, 2048)}
+        assert finding_figures(report) == {"kv_buffer": (4096, 2048)}
 
 
 STAGE_RANGE_TREE = {
@@ -645,7 +642,7 @@ def test_an_untyped_config_object_is_the_class_the_code_builds_the_pool_with(
     # host's read had no value: unresolved, never compared
     assert one_pair_verdict(report) == ({("LA001", "rows")} if bug else set())
     if bug:  # the properties run on the class's fields: the figures are the meta device's
-        assert _figures(report) == {"rows": (host_row, device_row)}
+        assert finding_figures(report) == {"rows": (host_row, device_row)}
 
 
 def test_objects_of_two_classes_passed_leave_the_parameter_untyped(tmp_path):
@@ -745,7 +742,7 @@ def test_a_block_size_held_in_a_module_constant(tmp_path, capsys, monkeypatch, h
     assert report["summary"]["pairs_compared"] == 1
     assert findings == ({("LA001", "kv")} if bug else set())
     if bug:  # the host in the model dtype, the device in fp8: twice, as on the meta device
-        first, second = _figures(report)["kv"]
+        first, second = finding_figures(report)["kv"]
         assert first == 2 * second
 
 
@@ -805,7 +802,7 @@ def test_a_page_count_and_page_size_the_building_function_gives_only_the_host(
     # as tokens), the host's figure was 32 times its own
     assert one_pair_verdict(report) == ({("LA001", "kv_buffer")} if bug else set())
     if bug:  # at the rule pack's head dimensions: half the device's, as on the meta device
-        first, second = _figures(report)["kv_buffer"]
+        first, second = finding_figures(report)["kv_buffer"]
         assert 2 * first == second
 
 

@@ -453,9 +453,9 @@ def enum_members(param: cst.Param, cls: ClassInfo, index: Any) -> Dimension | No
     )
 
 
-# a process's index in a parallel group (`pp_rank`, `tp_rank`, `rank`), never a size
-# (`kv_lora_rank` is one)
-_RANK = re.compile(r"^(?:(?:pp|tp|dp|ep|cp|attn_tp|local|global|world|node)_)?rank$")
+# a process's index in a parallel group (`pp_rank`, `tp_rank`), never a size (a bare
+# `rank`, `kv_lora_rank`, is a width)
+_RANK = re.compile(r"^(?:pp|tp|dp|ep|cp|attn_tp|local|global|world|node)_rank$")
 
 
 def _field_members(name: str, facts: Any, index: Any) -> Dimension | None:

@@ -383,19 +383,11 @@ class RoleBook:
         if not candidates and id(cls) in self._pools_taken:
             # a host reading config objects besides its pool (`draft_layer_ids(cfg)`,
             # `cfg.kv_lora_rank`): they are stand-ins, as its device's are
-            others = {
-                name: self._object_path(cls, name, facts)
-                for name in sorted(facts.read_attributes)
-                if name in facts.params and not self._no_config(cls, name, facts)
-            }
+            others = self._objects_read_besides(cls, facts)
             if not others or self.named(cls):
                 return None
             expanded = read_facts(*objects_as_parameters(functions, params, others), dtype_names)
-            expanded.objects = others
-            expanded.range_paths = facts.range_paths
-            expanded.object_defaults = self._field_defaults(cls, others, facts)
-            self._object_classes(cls, others, expanded)
-            return expanded
+            return self._as_objects(cls, facts, others, expanded)
         if not candidates:
             return self._tokens_off_objects(cls, facts, functions, params, dtype_names)
         roots = {
@@ -403,21 +395,13 @@ class RoleBook:
             for r in sorted(candidates)
             if r in facts.params and not self._no_config(cls, r, facts)
         }
-        others = {
-            name: self._object_path(cls, name, facts)
-            for name in sorted(set(facts.read_attributes) - set(candidates))
-            if name in facts.params and not self._no_config(cls, name, facts)
-        }
+        others = self._objects_read_besides(cls, facts, candidates)
         if id(cls) in self._pools_taken and roots:
             # a host counting its own layers off a config object (a draft's `cfg.draft_layers`)
             # besides the pool it takes: both objects read as stand-ins, its roles its host's
             objects = {**roots, **others}
             expanded = read_facts(*objects_as_parameters(functions, params, objects), dtype_names)
-            expanded.objects = objects
-            expanded.range_paths = facts.range_paths
-            expanded.object_defaults = self._field_defaults(cls, objects, facts)
-            self._object_classes(cls, objects, expanded)
-            return expanded
+            return self._as_objects(cls, facts, objects, expanded)
         if not roots:
             # counting its layers off a pool it takes (a mirror, or a pool's helper): the
             # config objects it reads besides are stand-ins (`host_cache_tokens` of
@@ -428,11 +412,7 @@ class RoleBook:
             expanded = read_facts(*objects_as_parameters(functions, params, others), dtype_names)
             if infer_roles(expanded, *hints) is not None:
                 return None
-            expanded.objects = others
-            expanded.range_paths = facts.range_paths
-            expanded.object_defaults = self._field_defaults(cls, others, facts)
-            self._object_classes(cls, others, expanded)
-            return expanded
+            return self._as_objects(cls, facts, others, expanded)
         expanded = read_facts(*objects_as_parameters(functions, params, roots), dtype_names)
         found = infer_roles(expanded, *hints)
         kept = None  # tokens the class keeps under a token name (`self.max_tokens = ...`)
@@ -471,11 +451,7 @@ class RoleBook:
             )
             if infer_roles(widened, *hints) == infer_roles(expanded, *hints):
                 roots, expanded = {**roots, **others}, widened
-        expanded.objects = roots
-        expanded.range_paths = facts.range_paths
-        expanded.object_defaults = self._field_defaults(cls, roots, facts)
-        self._object_classes(cls, roots, expanded)
-        return expanded
+        return self._as_objects(cls, facts, roots, expanded)
 
     def _config_objects(
         self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
@@ -501,11 +477,32 @@ class RoleBook:
         expanded = read_facts(*objects_as_parameters(functions, params, others), dtype_names)
         if infer_roles(expanded, *hints) != infer_roles(facts, *hints):
             return None
-        expanded.objects = others
+        return self._as_objects(cls, facts, others, expanded)
+
+    def _as_objects(
+        self, cls: ClassInfo, facts: Facts, objects: dict[str, str], expanded: Facts
+    ) -> Facts:
+        """`expanded`, facts read with `objects`' attributes as parameters, told which objects
+        those are, their class defaults and classes (and the loops of the plain facts)."""
+        expanded.objects = objects
         expanded.range_paths = facts.range_paths
-        expanded.object_defaults = self._field_defaults(cls, others, facts)
-        self._object_classes(cls, others, expanded)
+        expanded.object_defaults = self._field_defaults(cls, objects, facts)
+        self._object_classes(cls, objects, expanded)
         return expanded
+
+    def _objects_read_besides(
+        self,
+        cls: ClassInfo,
+        facts: Facts,
+        skipped: frozenset[str] | set[str] = frozenset(),
+    ) -> dict[str, str]:
+        """The parameters whose attributes the class reads (`skipped` aside), config objects
+        (neither a pool nor an enum member), each with its path."""
+        return {
+            name: self._object_path(cls, name, facts)
+            for name in sorted(set(facts.read_attributes) - set(skipped))
+            if name in facts.params and not self._no_config(cls, name, facts)
+        }
 
     def _tokens_off_objects(
         self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
@@ -516,11 +513,7 @@ class RoleBook:
         counting layers by the parameter and tokens by an attribute named for tokens."""
         if self.named(cls):
             return None
-        objects = {
-            name: self._object_path(cls, name, facts)
-            for name in sorted(facts.read_attributes)
-            if name in facts.params and not self._no_config(cls, name, facts)
-        }
+        objects = self._objects_read_besides(cls, facts)
         if not objects:
             return None
         hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
@@ -533,11 +526,7 @@ class RoleBook:
             or not self._says_tokens(found, hints[0], widened=True)
         ):
             return None
-        expanded.objects = objects
-        expanded.range_paths = facts.range_paths
-        expanded.object_defaults = self._field_defaults(cls, objects, facts)
-        self._object_classes(cls, objects, expanded)
-        return expanded
+        return self._as_objects(cls, facts, objects, expanded)
 
     @staticmethod
     def _says_tokens(roles: Roles, token_hints: frozenset, widened: bool = False) -> bool:
