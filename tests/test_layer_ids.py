@@ -73,11 +73,22 @@ def test_the_fixed_host_agrees(tmp_path):
     assert result.coverage.line() == "1 of 1 pairs compared"
 
 
-def test_without_the_pack_entry_the_pool_is_not_a_device_pool(tmp_path):
-    """Nothing counts its layers: not a device pool, and its host pairs with nothing."""
-    _, result = _audit(_tree(tmp_path, BUGGY), ids=False)
-    assert result.findings == []
-    assert not result.catalog.pairs
+def test_without_the_pack_entry_the_pool_is_recognised_by_its_loop(tmp_path):
+    """Without the pack's entry, the loop over a list parameter named for layers (`for _ in
+    full_attention_layer_ids`) counts its layers (session 32; before, it was no device pool
+    and its host paired with nothing): the same pair, the same finding."""
+    _, with_entry = _audit(_tree(tmp_path / "a", BUGGY))
+    _, result = _audit(_tree(tmp_path / "b", BUGGY), ids=False)
+    assert result.coverage.line() == "1 of 1 pairs compared"
+    [finding] = result.findings
+    [expected] = with_entry.findings
+    assert (finding.code, finding.host.class_name, finding.device.class_name) == (
+        "LA001",
+        "HybridPoolHost",
+        "HybridPool",
+    )
+    assert "256 B/token/layer vs 128 B/token/layer" in finding.message
+    assert "256 B/token/layer vs 128 B/token/layer" in expected.message
 
 
 def test_static_figures_equal_the_real_pools_built_with_layer_id_lists(tmp_path):

@@ -533,9 +533,10 @@ def test_a_record_read_off_an_object_of_no_known_class_is_said_not_guessed(tmp_p
 
 
 def test_a_host_typed_with_a_class_that_is_no_device_pool_is_said_not_dropped(tmp_path):
-    """SGLang 0.5.23 `QSAIndexerPoolHost(device_pool: QSATokenToKVPool)`: the device class
-    takes layer ids, not a layer count, so it is no device pool; the host was dropped without
-    a word. It is listed as a host never paired, with the reason, and counted."""
+    """SGLang 0.5.23 `QSAIndexerPoolHost(device_pool: QSATokenToKVPool)`: a device class
+    nothing makes a device pool (its list is of shards, not layers: no layer count); the host
+    was dropped without a word. It is listed as a host never paired, with the reason, and
+    counted. (A list named for layers, `layer_ids`, counts layers since session 32.)"""
     result = run(
         tmp_path,
         {
@@ -543,8 +544,8 @@ def test_a_host_typed_with_a_class_that_is_no_device_pool_is_said_not_dropped(tm
                 import torch
 
                 class SparsePool:
-                    def __init__(self, size, layer_ids):
-                        self.kv_buffer = [torch.zeros((size, 8)) for _ in layer_ids]
+                    def __init__(self, size, shard_ids):
+                        self.kv_buffer = [torch.zeros((size, 8)) for _ in shard_ids]
 
                 class SparseHost:
                     def __init__(self, device_pool: SparsePool):
