@@ -162,20 +162,7 @@ LAZY_UNCALLED_TREE = {
 
 
 LAZY_DESTROY_TREE = {
-    "kv/__init__.py": "",
-    "kv/config.py": """
-        from dataclasses import dataclass
-
-
-        @dataclass
-        class KVConfig:
-            layers: int = 8
-            heads: int = 4
-            dim: int = 128
-            pages: int = 512
-            page_len: int = 16
-            host_ratio: int = 2
-    """,
+    **LAZY_UNCALLED_TREE,
     "kv/device.py": """
         import torch
 
@@ -214,36 +201,11 @@ LAZY_DESTROY_TREE = {
                 self.layers = cfg.layers
                 self.blob = [torch.empty((rows, cfg.heads, cfg.dim // 2), dtype=torch.bfloat16, device=device) for _ in range(self.layers)]
     """,
-    "kv/start.py": """
-        from kv.config import KVConfig
-        from kv.device import PagedCache
-        from kv.host import HostCache
-
-
-        def start(device="cuda", cfg=None):
-            cfg = cfg or KVConfig()
-            cache = PagedCache(cfg, device=device)
-            host = HostCache(cfg, rows=cache.token_capacity * cfg.host_ratio, device="cpu")
-            return cache, host
-    """,
 }
 
 
 LAZY_BUDGET_TREE = {
-    "kv/__init__.py": "",
-    "kv/config.py": """
-        from dataclasses import dataclass
-
-
-        @dataclass
-        class KVConfig:
-            layers: int = 8
-            heads: int = 4
-            dim: int = 128
-            pages: int = 512
-            page_len: int = 16
-            host_ratio: int = 2
-    """,
+    **LAZY_UNCALLED_TREE,
     "kv/device.py": """
         import torch
 
@@ -269,31 +231,6 @@ LAZY_BUDGET_TREE = {
                 for p in range(self.pages):
                     for t in range(self.page_len):
                         self.table[p, t] = p * self.page_len + t
-    """,
-    "kv/host.py": """
-        import torch
-
-        from kv.config import KVConfig
-
-
-        class HostCache:
-            def __init__(self, cfg: KVConfig, rows: int, device="cpu"):
-                self.cfg = cfg
-                self.rows = rows
-                self.layers = cfg.layers
-                self.blob = [torch.empty((rows, cfg.heads, cfg.dim), dtype=torch.bfloat16, device=device) for _ in range(self.layers)]
-    """,
-    "kv/start.py": """
-        from kv.config import KVConfig
-        from kv.device import PagedCache
-        from kv.host import HostCache
-
-
-        def start(device="cuda", cfg=None):
-            cfg = cfg or KVConfig()
-            cache = PagedCache(cfg, device=device)
-            host = HostCache(cfg, rows=cache.token_capacity * cfg.host_ratio, device="cpu")
-            return cache, host
     """,
 }
 

@@ -26,37 +26,42 @@ from auditor.interpret.values import Instance, is_unknown
 if TYPE_CHECKING:
     from auditor.interpret.machine import Interpreter
 
-# what one index's classes were found to have; reset when another index is audited (a run
-# holds one index: the cache never outlives the run that filled it by more than one index)
-_STATE: dict[str, Any] = {"index": None, "trees": {}, "found": {}, "called": None}
+# what one index's modules and classes were found to have; reset when another index is
+# audited (a run holds one index: the cache never outlives the run that filled it by more than
+# one index)
+_STATE: dict[str, Any] = {"index": None}
 
 
 def _state(index: Any) -> dict[str, Any]:
     if _STATE["index"] is not index:
-        _STATE.update(index=index, trees={}, found={}, called=None)
+        _STATE.update(index=index, trees={}, found={}, walked={}, called=frozenset())
     return _STATE
 
 
 def _called_on_names(index: Any, state: dict[str, Any]) -> frozenset[str]:
     """Names of methods the audited code calls with no argument on a variable
-    (`cache.allocate()`, `self.pool.reserve()`), never on `self` itself."""
-    # (modules are indexed as names reach them: read again once more are)
-    if state["called"] is None or state["called"][0] != len(index.modules):
-        found: set[str] = set()
-        for module in index.modules.values():
-            tree = cpython_tree(module, state["trees"])
-            for node in ast.walk(tree) if tree is not None else ():
-                if (
-                    isinstance(node, ast.Call)
-                    and not node.args
-                    and not node.keywords
-                    and isinstance(node.func, ast.Attribute)
-                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
-                ):
-                    found.add(node.func.attr)
-        state["called"] = (len(index.modules), frozenset(found))
-        state["found"] = {}  # (what the classes were found to have may change with it)
-    return state["called"][1]
+    (`cache.allocate()`, `self.pool.reserve()`), never on `self` itself. Modules are indexed
+    as names reach them: each is walked once, when first seen here."""
+    walked: dict[str, frozenset[str]] = state["walked"]
+    if len(walked) == len(index.modules):  # (every build asks: nothing new, nothing to do)
+        return state["called"]
+    fresh = [(key, module) for key, module in index.modules.items() if key not in walked]
+    for key, module in fresh:
+        tree = cpython_tree(module, state["trees"])
+        walked[key] = frozenset(
+            node.func.attr
+            for node in (ast.walk(tree) if tree is not None else ())
+            if isinstance(node, ast.Call)
+            and not node.args
+            and not node.keywords
+            and isinstance(node.func, ast.Attribute)
+            and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self")
+        )
+    if fresh:
+        called = frozenset().union(*walked.values())
+        if called != state["called"]:  # (what the classes were found to have may change)
+            state["called"], state["found"] = called, {}
+    return state["called"]
 
 
 def lazy_allocators(cls: ClassInfo, index: Any) -> tuple[tuple[str, frozenset[str]], ...]:

@@ -1333,16 +1333,6 @@ def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
     return None
 
 
-def _returned_range(function: ast.FunctionDef) -> ast.FunctionDef | None:
-    """A copy of a method only returning a `range(...)` (after locals or imports), reduced to
-    that return (_locals_written_out); None for any other method."""
-    copied = _locals_written_out(function)
-    value = _single_return(copied) if copied is not None else None
-    if isinstance(value, ast.Call) and _dotted(value.func) == "range":
-        return copied
-    return None
-
-
 def _first_of_shapes(function: ast.FunctionDef) -> ast.FunctionDef | None:
     """A copy of a method whose body is locals, then `if`s returning tuples and a last
     tuple returned, all of one length (a layout choosing the order of the same dimensions),
@@ -1353,18 +1343,14 @@ def _first_of_shapes(function: ast.FunctionDef) -> ast.FunctionDef | None:
         return None
     if len({len(t.elts) for t in tuples}) != 1:  # type: ignore[attr-defined]
         return None
-    given: dict[str, ast.expr] = {}
-    for statement in function.body:
-        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
-            continue
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-            if not isinstance(target, ast.Name) or target.id in given:
-                return None
-            given[target.id] = _Substitute(dict(given)).visit(copy.deepcopy(statement.value))
-            continue
-        if isinstance(statement, (ast.If, ast.Return)):
-            break
+    body = [
+        s
+        for s in function.body
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    before = next((i for i, s in enumerate(body) if isinstance(s, (ast.If, ast.Return))), None)
+    given = _given_locals(body[:before]) if before is not None else None
+    if given is None:
         return None
     value = _Substitute(given).visit(copy.deepcopy(tuples[0]))
     copied = copy.deepcopy(function)
@@ -1372,21 +1358,43 @@ def _first_of_shapes(function: ast.FunctionDef) -> ast.FunctionDef | None:
     return copied
 
 
-def _written_out(function: ast.FunctionDef) -> ast.FunctionDef | None:
-    """A copy of a method that only assigns locals (each once) and then returns an allocation
-    or a view of one, reduced to that return with the locals written out (shape_helper);
-    None for any other method."""
-    copied = _locals_written_out(function) if len(function.body) > 1 else None
-    if copied is None:
-        return None
-    value = _single_return(copied)
-    if value is None or not any(
-        _is_allocation(n)
-        or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "view")
-        for n in _walk(value)
+def _reduced_own(function: ast.FunctionDef) -> ast.FunctionDef | None:
+    """What one of the class's own methods reduces to where it is called, when it only
+    returns (after locals, written out once) one of: a shape (`heads, dim =
+    self._geometry(cfg)`, then `return (self.num_layers, ..., heads, dim)`); a stage's layers
+    (`return range(*get_pp_indices(cfg.num_hidden_layers, ...))`, read where it is kept); an
+    allocation (`def _alloc(self, shape): return torch.empty(shape, ...)`, as a local
+    allocating function is: local_allocators) or a view of one (`raw = self._arena[a:b]`,
+    `return raw.view(self.dtype).view(shape)`). Or the first of the shapes a layout chooses
+    between (`if c.layout is HND: return (n, 2, heads, page, d)`, `return (n, 2, page,
+    heads, d)`: the same dimensions in another order, for the facts). Else None."""
+    written = _locals_written_out(function)
+    value = _single_return(written) if written is not None else None
+    if isinstance(value, (ast.Tuple, ast.List)):
+        if value.elts and not any(isinstance(e, ast.Starred) for e in value.elts):
+            return written
+    elif isinstance(value, ast.Call) and _dotted(value.func) == "range":
+        return written
+    chosen = _first_of_shapes(function)
+    if chosen is not None:
+        return chosen
+    if _returned_allocation(function) is not None:
+        return function
+    if (
+        value is not None
+        and len(function.body) > 1
+        and any(  # (after locals only)
+            _is_allocation(n)
+            or (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "view"
+            )
+            for n in _walk(value)
+        )
     ):
-        return None
-    return copied
+        return written
+    return None
 
 
 def _returned_by(function: ast.FunctionDef, call: ast.Call, skip: int) -> ast.expr | None:
@@ -1449,27 +1457,8 @@ def shape_methods(
             value = _single_return(function)
             if isinstance(value, (ast.Tuple, ast.List)):
                 shapes[function.name] = function
-            elif function in functions and (written := shape_helper(function)) is not None:
-                # a shape after locals (`heads, dim = self._heads_and_dim(cfg)`, then
-                # `return (self.num_layers, 2, self.num_blocks, ..., heads, dim)`)
-                shapes[function.name] = written
-            elif function in functions and (ranged := _returned_range(function)) is not None:
-                # a stage's layers (`return range(*get_pp_indices(cfg.num_hidden_layers,
-                # ...))`): read where it is kept (`self.stage_layers = self._stage_layers(...)`)
-                shapes[function.name] = ranged
-            elif function in functions and (chosen := _first_of_shapes(function)) is not None:
-                # `if c.layout is HND: return (n, 2, heads, page, d)` / `return (n, 2, page,
-                # heads, d)`: the same dimensions in another order, the first for the facts
-                shapes[function.name] = chosen
-            elif function in functions and _returned_allocation(function) is not None:
-                # its own method only allocating (`def _alloc(self, shape): return
-                # torch.empty(shape, dtype=self.dtype)`): seen where it is called, as a
-                # local allocating function is (local_allocators)
-                shapes[function.name] = function
-            elif function in functions and (written := _written_out(function)) is not None:
-                # the same after locals (`shape = kv_shape(n, ...)`, `raw = self._arena[a:b]`
-                # then `return raw.view(self.dtype).view(shape)`), written out
-                shapes[function.name] = written
+            elif function in functions and (reduced := _reduced_own(function)) is not None:
+                shapes[function.name] = reduced
     plain = plain or {}
     if not shapes and not plain:
         return functions
@@ -1504,8 +1493,21 @@ def _locals_written_out(function: ast.FunctionDef) -> ast.FunctionDef | None:
     ]
     if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
         return None
+    given = _given_locals(body[:-1])
+    if given is None:
+        return None
+    value = _Substitute(given).visit(copy.deepcopy(body[-1].value))
+    copied = copy.deepcopy(function)
+    copied.body = [ast.copy_location(ast.Return(value=value), body[-1])]
+    return copied
+
+
+def _given_locals(statements: list[ast.stmt]) -> dict[str, ast.expr] | None:
+    """Each local the statements assign (once, a plain name, or a tuple of names unpacking a
+    value: `heads, dim = self._geometry(cfg)` as `...[0]`, `...[1]`), written out in terms of
+    the ones before it; imports skipped; None if any statement is something else."""
     given: dict[str, ast.expr] = {}
-    for statement in body[:-1]:
+    for statement in statements:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             continue  # (`from .config import get_pp_indices` inside the method)
         if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
@@ -1523,10 +1525,7 @@ def _locals_written_out(function: ast.FunctionDef) -> ast.FunctionDef | None:
                 if not isinstance(name, ast.Name) or name.id in given:
                     return None
                 given[name.id] = _Substitute(dict(given)).visit(copy.deepcopy(item))
-    value = _Substitute(given).visit(copy.deepcopy(body[-1].value))
-    copied = copy.deepcopy(function)
-    copied.body = [ast.copy_location(ast.Return(value=value), body[-1])]
-    return copied
+    return given
 
 
 def plain_callee(node: ast.AST) -> str | None:
