@@ -17,7 +17,17 @@ their own tensors on torch's meta device.
 from __future__ import annotations
 
 import pytest
-from helpers import audit_json, built_by_the_tree, finding_figures, one_pair_verdict, write_tree
+from helpers import (
+    audit_json,
+    build,
+    build_index,
+    built_by_the_tree,
+    finding_figures,
+    one_pair_verdict,
+    write_tree,
+)
+
+from auditor.interpret.values import is_unknown
 
 
 def _per_token_layer(buffers, tokens: int) -> int:
@@ -227,3 +237,30 @@ def test_a_cache_of_whole_sequences_and_a_mirror_keeping_no_count(
     assert finding_figures(report) == {"v": (parked_v, device_v)}
     message = report["findings"][0]["message"]
     assert "its device's max_context_len tokens each" in message
+
+
+def test_sorted_is_modelled_for_numbers_and_text_only(tmp_path):
+    """`sorted(layer_ids)` (0.5.21's sparse-index rows): numbers and text sort; a `key`, or
+    numbers mixed with text, leave the value unknown, never guessed."""
+    index = build_index(
+        tmp_path,
+        {
+            "pool.py": """
+                import torch
+
+
+                class Pool:
+                    def __init__(self, size, layer_ids):
+                        self.slots = {int(l): i for i, l in enumerate(sorted(layer_ids))}
+                        self.k = torch.empty((len(self.slots), size, 4))
+                        self.down = sorted([3, 1, 2], reverse=True)
+                        self.keyed = sorted([3, 1], key=abs)
+                        self.mixed = sorted([1, "a"])
+            """
+        },
+    )
+    built = build(index, "Pool", {"size": 8}, kwargs={"layer_ids": [2, 0, 1]})
+    assert built["slots"] == {0: 0, 1: 1, 2: 2} and built["k"].shape == (3, 8, 4)
+    assert built["down"] == [3, 2, 1]
+    assert is_unknown(built["keyed"]) and "key" in built["keyed"].reason
+    assert is_unknown(built["mixed"])
