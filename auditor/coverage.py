@@ -124,6 +124,9 @@ class Coverage:
     notice: str | None = None
     # host pools nothing pairs with a device pool the audit builds: (host, where, why)
     unpaired: tuple[tuple[str, Location, str], ...] = ()
+    # host pools nothing pairs that read their size per token off the device's own tensors
+    # (pairing/sized_by_device.py): not compared, counted apart like views, (host, where, why)
+    by_device: tuple[tuple[str, Location, str], ...] = ()
 
     @property
     def compared(self) -> int:
@@ -164,7 +167,7 @@ class Coverage:
         point, 3 host figures unresolved)`, then `, 1 host never paired`, `, 6 refused by the
         host` when some are (the 17 then counts the others); empty when there is neither a
         pair nor a host never paired."""
-        if not self.pairs and not self.unpaired:
+        if not self.pairs and not self.unpaired and not self.by_device:
             return ""
         refused, views = len(self.refused), len(self.views)
         parts = []
@@ -181,6 +184,9 @@ class Coverage:
             parts.append(f"{refused} {REFUSED}")
         if views:
             parts.append(f"{views} view{'s' if views != 1 else ''} of the device pool")
+        if self.by_device:
+            count = len(self.by_device)
+            parts.append(f"{count} host{'s' if count != 1 else ''} sized by its device")
         return ", ".join(parts)
 
     def summary_json(self) -> dict[str, Any]:
@@ -194,6 +200,7 @@ class Coverage:
             "pairs_refused_by_host": len(self.refused),
             "pairs_views_of_device": len(self.views),
             "hosts_never_paired": len(self.unpaired),
+            "hosts_sized_by_device": len(self.by_device),
             "never_compared_reasons": self.reasons(),
             "notice": self.notice,
         }
@@ -321,7 +328,10 @@ def measure_coverage(
     unpaired = tuple(
         (cls.name, cls.location, why) for cls, why in (catalog.unpaired if catalog else [])
     )
-    return Coverage(tuple(pairs), devices, hosts, notice, unpaired)
+    by_device = tuple(
+        (cls.name, cls.location, why) for cls, why in (getattr(catalog, "by_device", None) or [])
+    )
+    return Coverage(tuple(pairs), devices, hosts, notice, unpaired, by_device)
 
 
 def _names(values: list[str]) -> str:

@@ -92,6 +92,10 @@ def never_compared(result: AuditResult) -> list[Unresolved]:
         items[(host, why, location)] = Unresolved(
             host, Unknown(f"host pool never paired: {why}", location)
         )
+    for host, location, why in result.coverage.by_device:  # not compared either: said
+        items[(host, why, location)] = Unresolved(
+            host, Unknown(f"host pool not compared: sized by its device: {why}", location)
+        )
     return list(items.values())
 
 

@@ -121,6 +121,10 @@ def measure(trees: list[Path]) -> dict:
             f"{host} ({location.path}:{location.line}): {' '.join(why.split())[:200]}"
             for host, location, why in result.coverage.unpaired
         ],
+        "hosts_sized_by_device": [
+            f"{host} ({location.path}:{location.line}): {' '.join(why.split())[:200]}"
+            for host, location, why in result.coverage.by_device
+        ],
         "findings": dict(Counter(f.code for f in result.findings)),
         "finding_lines": [f"{f.location}: {f.code} {f.message}" for f in result.findings],
         "errors": len(result.errors),
@@ -175,10 +179,10 @@ def _percent(part: int, whole: int) -> str:
 def table(rows: list[dict]) -> str:
     header = (
         "| release | files | device / host pools | pairs | pairs compared | refused by the host or views "
-        "| hosts never paired | buffers resolved at every point "
+        "| hosts never paired | hosts sized by their device | buffers resolved at every point "
         "| mem_cache buffers resolved | mem_cache pools built at no point | findings | wall "
         "| peak RSS |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n"
     )
     lines = []
     for row in rows:
@@ -191,6 +195,7 @@ def table(rows: list[dict]) -> str:
             f"| {_percent(row.get('pairs_compared', 0), row['pairs'] - row.get('pairs_refused', 0))} "
             f"| {row.get('pairs_refused', 0)} "
             f"| {len(row.get('hosts_never_paired', []))} "
+            f"| {len(row.get('hosts_sized_by_device', []))} "
             f"| {_percent(row['resolved'], row['buffers'])} "
             f"| {_percent(row['mem_cache_resolved'], row['mem_cache_buffers'])} "
             f"| {len(row['mem_cache_infeasible'])} | {findings} "
@@ -207,6 +212,8 @@ def table(rows: list[dict]) -> str:
             details.append(f"- pair not compared: {_short(line)}")
         for line in row.get("hosts_never_paired", []):
             details.append(f"- host never paired: {_short(line)}")
+        for line in row.get("hosts_sized_by_device", []):
+            details.append(f"- host sized by its device: {_short(line)}")
         for line in row["mem_cache_unresolved"]:
             details.append(f"- unresolved mem_cache buffer: {_short(line)}")
         for line in row["mem_cache_infeasible"]:

@@ -14,6 +14,7 @@ import re
 
 from auditor.evaluation import buffer_roles, forked
 from auditor.evaluation.evaluate import Evaluation
+from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend import walk
 from auditor.frontend.behaviour import counts_no_layers
@@ -26,6 +27,7 @@ from auditor.pairing.pool_catalog import PoolCatalog
 from auditor.pairing.pools import buffer_names, is_device_pool, is_host_pool, is_record_host
 from auditor.pairing.siblings import sibling_pairs
 from auditor.pairing.sites import find_sites
+from auditor.pairing.sized_by_device import sized_by_device
 from auditor.pairing.strategies import (
     AnnotationPairs,
     ConfiguredPairs,
@@ -67,6 +69,7 @@ def catalog(
     pairs: list[Pair] = []
     unresolved: list[Unknown] = []
     unpaired: list[tuple[ClassInfo, str]] = []
+    by_device: list[tuple[ClassInfo, str]] = []
     for host in hosts:
         written = [s for s in sites if s.host is host]
         case = HostCase(host, written, is_record_host(host, settings), read_types)
@@ -74,7 +77,11 @@ def catalog(
         pairs.extend(claim.pairs)
         unresolved.extend(claim.unresolved)
         if claim.unpaired is not None:
-            unpaired.append((host, claim.unpaired))
+            derived = _sized_by_device(host, settings, book, trees)
+            if derived is not None:
+                by_device.append((host, derived))
+            else:
+                unpaired.append((host, claim.unpaired))
     if parsed is not None:  # disaggregated siblings: two devices built side by side
         pairs.extend(sibling_pairs(index, parsed, devices, hosts, pairs, book, trees))
     found = PoolCatalog(
@@ -87,9 +94,24 @@ def catalog(
         unpaired,
         searched=sorted(searched),
         not_devices=_counted_off_objects(classes, devices, hosts, book),
+        by_device=by_device,
     )
     found.roles = book
     return found
+
+
+def _sized_by_device(
+    host: ClassInfo, settings: Settings, book: RoleBook, trees: dict
+) -> str | None:
+    """Why a host nothing pairs is sized by the device it receives (sized_by_device.py)."""
+    role = book.hosts.get(id(host))
+    names = parameter_names(host)
+    parameter = (
+        role.parameter
+        if role is not None
+        else next((n for n in names if n in settings.device_pool_params), None)
+    )
+    return sized_by_device(host, parameter, trees) if parameter is not None else None
 
 
 def _pools(

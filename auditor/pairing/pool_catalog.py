@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from auditor.pairing.sites import ConstructionSite
 
 
+SIZED_BY_DEVICE = "sized by its device"
+
+
 @dataclass
 class PoolCatalog:
     devices: list[ClassInfo]
@@ -28,6 +31,10 @@ class PoolCatalog:
     # device pool the audit builds: never compared, counted and listed (class, why)
     unpaired: list[tuple[ClassInfo, str]] = field(default_factory=list)
     searched: list[str] = field(default_factory=list)  # names sought in every file's bytes
+    # host pools nothing pairs whose size per token is read off the device's own tensors and
+    # that allocate nothing at a size of their own (sized_by_device.py): no layout of their
+    # own to compare; not compared, counted apart from `unpaired` and listed (class, why)
+    by_device: list[tuple[ClassInfo, str]] = field(default_factory=list)
     # classes allocating per layer over a count read off an object (`cfg.num_layers`), which
     # no role is inferred from: shown, so that "no device pool" does not hide them (class,
     # the counts' paths: not_audited_why says it)
@@ -38,10 +45,12 @@ class PoolCatalog:
 
     def left_out(self) -> list[tuple[str, ClassInfo, str]]:
         """Classes that looked like pools but are not audited as one, for `--show-pairs`:
-        (`not a host pool`, `never paired` or `not audited`, the class, why)."""
+        (`not a host pool`, `never paired`, `sized by its device` or `not audited`, the
+        class, why)."""
         return [
             *(("not a host pool", cls, why) for cls, why in self.not_hosts),
             *(("never paired", cls, why) for cls, why in self.unpaired),
+            *((SIZED_BY_DEVICE, cls, why) for cls, why in self.by_device),
             *(("not audited", cls, not_audited_why(paths)) for cls, paths in self.not_devices),
         ]
 

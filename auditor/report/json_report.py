@@ -37,6 +37,7 @@ def pair_items(result: AuditResult) -> list[dict]:
     codes = {
         "not a host pool": "NOT-A-HOST",
         "never paired": "NOT-PAIRED",
+        "sized by its device": "SIZED-BY-DEVICE",
         "not audited": "NOT-AUDITED",
     }
     for label, cls, why in catalog.left_out():
