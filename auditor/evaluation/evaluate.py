@@ -655,6 +655,7 @@ class PoolEvaluator:
                     return result, replayed_reads
                 noted = self.first_builds.recording()
             point = ConfigPoint(full)
+            point.counts = frozenset(token_names) | frozenset(layer_names)
             interpreter = Interpreter(self.index, point, self.limits, state)
             device_built = False
             reached = None

@@ -370,7 +370,9 @@ def _fits(totals: list[int], counts: list[tuple[int, int]], a: int, b: int) -> b
     )
 
 
-_IN_BLOCKS = re.compile(r"(block|page|chunk)s?$", re.IGNORECASE)  # rows of several tokens
+_IN_BLOCKS = re.compile(
+    r"(block|page|chunk)(s|_num|_count|_cnt)?$", re.IGNORECASE
+)  # rows of several tokens
 
 
 def _per_held_row(

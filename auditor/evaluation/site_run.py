@@ -352,7 +352,9 @@ def _run(
             path = dict(site.stand_ins).get(name) or stand_in_path(param, function.node)
             klass = interpreter.index.resolve_static(function.module, path.partition(".")[0])
             klass = klass if isinstance(klass, ClassInfo) and "." not in path else None
-            kwargs[name] = RuntimeObject(path, given=True, klass=klass)  # (its properties run)
+            known = _default_mapping(param, function, interpreter) if defaults else None
+            kwargs[name] = RuntimeObject(path, given=True, klass=klass, known=known)  # (its
+            # properties run; the code's own mapping it defaults to, if one)
         elif site.from_callers is not None and name == site.from_callers.parameter:
             kwargs[name] = _callers_value(site, interpreter, pool, device)
         elif name in values:
@@ -388,6 +390,26 @@ def _run(
     if not defaults:
         branches.insert(0, f"the callers' arguments to {function.name}() unknown")
     return _construct(site, interpreter, values, reached, branches, varied, settings, objects)
+
+
+def own_mapping(value: Any) -> dict | None:
+    """A dict of the code's own keyed by names (a model config), else None."""
+    if isinstance(value, dict) and value and all(isinstance(k, str) for k in value):
+        return value
+    return None
+
+
+def _default_mapping(
+    param: cst.Param, function: FunctionInfo, interpreter: Interpreter
+) -> dict | None:
+    """The mapping a parameter defaults to (`cfg=LLAMA3_CONFIG`), if one."""
+    if param.default is None:
+        return None
+    try:
+        value = interpreter.eval(param.default, Frame(function.module, locals_={}))
+    except Infeasible:
+        return None
+    return own_mapping(value)
 
 
 def _read_as_object(site: ConstructionSite, function: FunctionInfo, name: str) -> bool:

@@ -2309,6 +2309,7 @@ def _tokens_along(
     block_candidates: set[str] = set()
     sequence_candidates: set[str] = set()
     attributes: set[str] = set()  # `self.x` leading dimensions (a host's own count)
+    budget_parts: set[str] = set()  # byte budgets a leading dimension is computed from
     direct: set[str] = set()  # parameters leading a dimension not through such an attribute
     for dims, keys, around in zip(facts.shapes, facts.shape_keys, facts.shape_ranges):
         rest = [(d, k) for d, k in zip(dims, keys) if layers not in d or k is not None]
@@ -2325,6 +2326,7 @@ def _tokens_along(
         leading = next((d for d in rest if d & counts), None)
         if leading is None:
             continue
+        budget_parts |= {n for n in leading if n in facts.params and names_a_budget(n)}
         for name in leading & counts:
             token_votes[name] = token_votes.get(name, 0) + 2
             if not through:
@@ -2366,8 +2368,11 @@ def _tokens_along(
     if len(attributes) == 1:
         # a byte budget a kept count is computed from (`self.num_slots = budget_bytes //
         # token_bytes(cfg)`) counts no tokens: the pool is measured per row it holds
-        budgets = {n for n in token_votes if names_a_budget(n) and n not in direct}
+        budgets = {n for n in {*token_votes, *budget_parts} if names_a_budget(n)} - direct
         token_votes = {n: v for n, v in token_votes.items() if n not in budgets}
+        if budgets:  # the others it is computed from size one row (`page_bytes`: heads,
+            # dims, a shard count): none of them counts the rows a budget buys
+            token_votes = {n: v for n, v in token_votes.items() if n in direct}
     tokens = _best(token_votes, needed=3)
     if tokens is None and len(attributes) == 1 and layers in facts.params:
         if layers not in counts or budgets:  # a host (its own count, computed from its

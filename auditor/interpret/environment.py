@@ -51,6 +51,13 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
     """`get_parallel().attn_dcp_size`: the configured value, an object holding configured
     values (`get_exec().kernel`), or Unknown when the pack lists nothing there."""
     dimension = f"{obj.path}.{name}"
+    known = isinstance(obj.known, dict) and name in obj.known and dimension not in point.counts
+    if known:  # the code's own mapping's (a count the build varies stays the point's)
+        value = obj.known[name]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            return RuntimeObject(dimension, obj.listed, given=obj.given, known=value)
     if dimension in point.values:
         return point.read(dimension)
     if f"{dimension}()" in point.values:  # `cfg.get_num_layers()`: read when called

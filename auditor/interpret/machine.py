@@ -66,6 +66,8 @@ class ConfigPoint:
         self.unset: list[str] = []  # environment variables read as unset, no [switches] value
         # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
         self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
+        # the token and layer counts the build varies (evaluate.py): the point's, always
+        self.counts: frozenset[str] = frozenset()
 
     def read(self, name: str) -> Any:
         self.reads.add(name)

@@ -58,6 +58,8 @@ def _config_get(
         if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED and "fallback" in kwargs:
             return kwargs["fallback"]
         return found
+    if name == "get" and receiver.keys is not None and args[0] not in receiver.keys:
+        return args[1] if len(args) == 2 else None  # the code's own mapping has no such key
     found = environment.runtime_attribute(point, receiver, args[0], ctx.location)
     if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED:
         if name != "get":  # a section's own read (`model.getint("depth", fallback=32)`)

@@ -166,6 +166,13 @@ class Operators:
         if op_type in (cst.In, cst.NotIn) and _is_environ(right):
             found = environment.environment_contains(self.point, left, location)
             return found if is_unknown(found) or op_type is cst.In else not found
+        if (
+            op_type in (cst.In, cst.NotIn)
+            and isinstance(right, RuntimeObject)
+            and right.keys is not None
+            and isinstance(left, str)
+        ):  # a stand-in for the code's own mapping: its keys are the code's
+            return (left in right.keys) == (op_type is cst.In)
         if op_type in (cst.Is, cst.IsNot):
             if isinstance(left, ExternalRef) != isinstance(right, ExternalRef):
                 # `torch.version.hip is None`: what a name outside the tree holds is unknown

@@ -203,6 +203,16 @@ class RuntimeObject:
     # a stand-in for an object a function run is given (composed.py): `settings or load()`
     # takes it, as an object is true
     given: bool = field(default=False, compare=False)
+    # the code's own mapping it stands in for (`cfg=LLAMA_CONFIG`, a dict the function
+    # defaults to): which keys it has is the code's (`"head_dim" in cfg` is decided,
+    # `cfg.get("num_kv_heads", h)` of an absent key is h), and so are its whole numbers, one
+    # coherent model (`hidden_size // num_attention_heads` of samples drawn apart is no head
+    # size); its texts and dtypes, the choices, are the point's as before
+    known: Any = field(default=None, compare=False, hash=False)
+
+    @property
+    def keys(self) -> frozenset | None:
+        return frozenset(self.known) if isinstance(self.known, dict) else None
 
 
 @dataclass(frozen=True)
