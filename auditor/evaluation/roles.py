@@ -57,6 +57,9 @@ from auditor.interpret import enums
 from auditor.settings import Settings
 
 
+_PLAIN_VALUES = frozenset({"str", "int", "float", "bool", "bytes"})  # annotations of a value
+
+
 @dataclass(frozen=True)
 class HostRole:
     """The parameter a host mirror receives its device pool by, and how that was seen."""
@@ -713,6 +716,8 @@ class RoleBook:
         annotation = facts.params[name].annotation if name in facts.params else None
         if annotation is None or not annotation.isidentifier():
             return False
+        if annotation in _PLAIN_VALUES:  # `mode: str`: one value, never an object
+            return True
         found = self.index.resolve_static(cls.module, annotation)
         return isinstance(found, ClassInfo) and enums.is_enum(found)
 

@@ -37,7 +37,10 @@ UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it
 _LAYER_HINT = re.compile(r"(layers?$|^layer_ids$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
-_OTHER_COUNT = re.compile(r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$)")
+_OTHER_COUNT = re.compile(
+    r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$"
+    r"|(^|[_.])(tp|pp|dp|ep|cp|world|shards?|parallel)(_|$))"  # a parallel degree (`world_size`)
+)
 _BLOCK_HINT = re.compile(
     r"((block|page)_(size|len|length|tokens)$|^tokens_per_(block|page)$)"
 )  # `page_tokens`: tokens of one page, not a count of them
@@ -102,6 +105,9 @@ PER_LAYER_BYTES = re.compile(
     # or a part of a region viewed into a buffer (`self.k = (self.buf.narrow(0, o, n).view(`)
     rb"|self\.\w+\s*=\s*\(?\s*self\.\w+\s*(?:\[[^\]\n]*\]|\.narrow\([^\n]*?\))\s*\.view\("
     rb"|" + _ALLOC + rb"\s*\(?\s*" + rb"\s*,\s*".join([_TERM] * 4) + rb"\s*[,)]"
+    # or a layer dimension second or third (`torch.empty((self.num_pages, self.num_layers,
+    # *row))`: a page-major tier)
+    rb"|" + _ALLOC + rb"\s*\(?\s*(?:[\w.]+\s*,\s*){1,2}[\w.(]*(?i:layer|depth)"
     # a shape kept or returned before it is allocated, naming layers in its first three
     # dimensions (`shape = (self.num_pages, self.num_layers, ...)`, `return [n_layers, ...]`)
     rb"|(?:return|=)[ \t]*[(\[][ \t]*(?:[\w.]+[ \t]*,[ \t]*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
@@ -399,6 +405,20 @@ def _shape_of(call: ast.Call) -> list[ast.expr]:
     if name.endswith("randint"):
         return args[-1:]
     return [a for a in args if not isinstance(a, ast.Starred)]
+
+
+def _spliced(shape: list[ast.expr], tuples: dict[str, list[ast.expr]]) -> list[ast.expr]:
+    """`(pages, layers, *row)` with `row = (page_size, width)` before: its items spliced in."""
+    found: list[ast.expr] = []
+    for dim in shape:
+        inner = dim.value if isinstance(dim, ast.Starred) else None
+        if isinstance(inner, (ast.Tuple, ast.List)):
+            found.extend(inner.elts)
+        elif inner is not None and (_key(inner) or "") in tuples:
+            found.extend(tuples[_key(inner) or ""])
+        else:
+            found.append(dim)
+    return found
 
 
 def concatenated_shape(node: ast.AST, tuples: dict[str, list[ast.expr]]) -> list | None:
@@ -990,8 +1010,11 @@ def _read_facts(
             facts.layer_named |= sources
     returning = _returning_allocations(functions)
     facts.range_pairs = _range_pairs(functions, by_name)
+    looped = _own_calls_in_loops(functions, flow, facts)
     for function in functions:
-        _visit(function, flow, facts, [])
+        # (a method called in a loop over the layers, `self.create_layer(device)`: its
+        # allocations inside that loop)
+        _visit(function, flow, facts, looped.get(getattr(function, "name", ""), []))
         for node in _walk(function):  # `heads, head_size = cfg.cache_shape`: a tuple
             if (
                 isinstance(node, ast.Assign)
@@ -1784,6 +1807,33 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         _visit(child, flow, facts, ranges)
 
 
+def _own_calls_in_loops(
+    functions: list[ast.AST], flow: _Flow, facts: Facts
+) -> dict[str, list[set[str]]]:
+    """Own methods called in a `range(...)` loop of another (`for _ in range(cfg.n_layers):
+    self.create_layer(device)`), by name: the parameters of those loops' ranges."""
+    found: dict[str, list[set[str]]] = {}
+    for function in functions:
+        for loop in _walk(function):
+            if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call):
+                continue
+            if _dotted(loop.iter.func) != "range":
+                continue
+            called = {
+                call.func.attr
+                for child in loop.body
+                for call in _walk(child)
+                if isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and _dotted(call.func.value) == "self"
+            }
+            if called:
+                params = _range_params(loop.iter, flow, facts)
+                for name in called - {getattr(function, "name", "")}:
+                    found.setdefault(name, []).append(params)
+    return found
+
+
 def _object_of(node: ast.Attribute) -> ast.AST:
     """The object an attribute path starts from: `cfg` of `cfg.model.num_layers`."""
     base: ast.AST = node.value
@@ -1901,7 +1951,7 @@ def _note_call(call: ast.Call, flow: _Flow, facts: Facts, ranges: list[set[str]]
             and isinstance(value.func, ast.Name)
         ):
             _note_passed(value, flow, facts)
-    shape = _shape_of(call)
+    shape = _spliced(_shape_of(call), flow.tuples)
     joined_call = False
     if len(shape) == 1 and (_key(shape[0]) or "") in flow.tuples:  # a shape built before
         shape = flow.tuples[_key(shape[0]) or ""]
@@ -2310,6 +2360,7 @@ def _tokens_along(
     sequence_candidates: set[str] = set()
     attributes: set[str] = set()  # `self.x` leading dimensions (a host's own count)
     budget_parts: set[str] = set()  # byte budgets a leading dimension is computed from
+    leading_counts: list[set[str]] = []  # the counts each leading dimension reads
     direct: set[str] = set()  # parameters leading a dimension not through such an attribute
     for dims, keys, around in zip(facts.shapes, facts.shape_keys, facts.shape_ranges):
         rest = [(d, k) for d, k in zip(dims, keys) if layers not in d or k is not None]
@@ -2327,6 +2378,7 @@ def _tokens_along(
         if leading is None:
             continue
         budget_parts |= {n for n in leading if n in facts.params and names_a_budget(n)}
+        leading_counts.append(leading & counts)
         for name in leading & counts:
             token_votes[name] = token_votes.get(name, 0) + 2
             if not through:
@@ -2397,6 +2449,18 @@ def _tokens_along(
         block = min(block_candidates - {tokens}, key=lambda n: ("." in n, n), default=UNSAID_BLOCK)
         if block == UNSAID_BLOCK:  # a module constant in its shapes (`BLOCK_SIZE`)
             block = _constant_block(facts, tokens) or UNSAID_BLOCK
+    if block is None and _SEQ_HINT.search(tokens.rpartition(".")[2]):
+        # a batch of sequences in one dimension (`self.max_tokens = batch_size * max_seq_len`):
+        # rows of whole sequences, as a batch dimension of its own is
+        batches = {
+            n
+            for dim in leading_counts
+            if tokens in dim
+            for n in dim - {tokens}
+            if _BATCH_HINT.search(n.rpartition(".")[2])
+        }
+        if len(batches) == 1:
+            tokens, block = batches.pop(), tokens
     if block is None and _BATCH_HINT.search(tokens.rpartition(".")[2]):
         # rows of whole sequences: as many tokens each as the sequence length it keeps
         kept = {n for n in sequence_candidates - {tokens} if n in facts.own}
@@ -2555,7 +2619,9 @@ def outline_facts(
         return True, frozenset()
     # counted off an object (`range(cfg.num_layers)`): kept whatever its annotations name, so
     # that the catalog can say it is not audited (or pair it, if it mirrors a pool)
-    counted_off_object = per_layer_bytes and bool(facts.range_paths)
+    counted_off_object = per_layer_bytes and (
+        bool(facts.range_paths) or _ranged_own_allocation(init, node)
+    )
     iterated = _iterated_objects(init)
     names: set[str] = set()
     for argument in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs):
@@ -2574,6 +2640,31 @@ def outline_facts(
         ):
             names.add(UNTYPED_MIRROR)
     return counted_off_object, frozenset(names - _NOT_CLASSES)
+
+
+def _ranged_own_allocation(init: ast.FunctionDef, node: ast.ClassDef) -> bool:
+    """`for _ in range(config.num_layers): self.create_layer(device)`, where its own
+    `create_layer` allocates: per layer over a count read off an object, by a method."""
+    allocating = {
+        f.name for f in methods_of(node) if f is not init and any(map(_is_allocation, _walk(f)))
+    }
+    for loop in _walk(init):
+        if not (
+            isinstance(loop, ast.For)
+            and isinstance(loop.iter, ast.Call)
+            and _dotted(loop.iter.func) == "range"
+            and any(isinstance(a, ast.Attribute) for a in loop.iter.args)
+        ):
+            continue
+        for call in _walk(loop):
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and _dotted(call.func.value) == "self"
+                and call.func.attr in allocating
+            ):
+                return True
+    return False
 
 
 def allocating_base(node: ast.ClassDef) -> bool:

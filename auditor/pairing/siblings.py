@@ -273,6 +273,11 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
     """Whether some function calls device classes by name at least twice (what
     `_device_calls` can find two of), read off CPython's tree before libcst parses the module:
     most modules naming a pool class only test or annotate it."""
+    tables = {
+        holder
+        for _, item, holder in _dict_items(tree)
+        if (item.id if isinstance(item, ast.Name) else item.attr) in by_name
+    }
     for node in walk.nodes(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -303,6 +308,15 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
                 if isinstance(func, (ast.Call, ast.Subscript)):  # `pool_for("decode")(cfg)`
                     name = _registry_key(func)
+                if (  # `CACHE_TYPES[mode](cfg)`: a module-level dict of device classes
+                    isinstance(func, ast.Subscript)
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id in tables
+                ):
+                    calls += 1
+                    if calls == 2:
+                        return True
+                    continue
                 owner = getattr(func, "value", None)  # `Spill.from_device(...)`
                 if isinstance(owner, ast.Name) and local.get(owner.id, owner.id) in by_name:
                     name = owner.id
@@ -356,12 +370,30 @@ def _device_calls(
             if all(c is not None for c in classes) and classes[0] is not classes[1]:
                 chosen[node.targets[0].id] = (ast.unparse(node.value), classes)
 
+    tree = cpython_tree(module, trees)
+    tables: dict[str, list[ClassInfo]] = {}  # `CACHE_TYPES = {"fp16": Cache, "q4": CacheQ4}`
+    for _, item, holder in _dict_items(tree) if tree is not None else ():
+        found = _device_class(index, module, item, local, by_name)
+        if found is not None and found not in tables.setdefault(holder, []):
+            tables[holder].append(found)
+
     def visit(node: ast.AST, where: tuple) -> Iterator[Call]:
         if isinstance(node, ast.Call):
             cls = _device_class(index, module, node.func, local, by_name)
             key = _registry_key(node.func)
+            table = (  # `CACHE_TYPES[mode](config, ...)`: one of its classes, the run says
+                node.func.value.id
+                if isinstance(node.func, ast.Subscript)
+                and isinstance(node.func.value, ast.Name)
+                and key is None
+                else None
+            )
             if cls is not None:
                 yield node, cls, where, bound.get(id(node)), "direct call"
+            elif table is not None and tables.get(table):
+                for each in tables[table]:
+                    how = f"{CHOSEN}{ast.unparse(node.func)}"
+                    yield node, each, where, bound.get(id(node)), how
             elif isinstance(node.func, ast.Name) and node.func.id in chosen:
                 factory, classes = chosen[node.func.id]
                 for each in classes:  # which one, the run says (OtherHost where another)
