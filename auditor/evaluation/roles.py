@@ -56,7 +56,6 @@ from auditor.frontend.scope import class_node, cpython_tree, def_node
 from auditor.interpret import enums
 from auditor.settings import Settings
 
-
 _PLAIN_VALUES = frozenset({"str", "int", "float", "bool", "bytes"})  # annotations of a value
 
 
