@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 36, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 37, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -131,6 +131,17 @@ BUGGY = {
     "probe36/r01": {("LA001", "kv_buffer")},
     "probe36/r04": {("LA001", "k_scale"), ("LA001", "v_scale")},
     "probe36/r07": {("LA001", "kv")},
+    # (session 33) a LightLLM-style offload looking up a key its model dict lacks (falling back
+    # to all attention heads), its rows bought by a GiB budget in pages of its own size
+    "probe35/r04": {("LA001", "cpu_kv_cache_tensor")},
+    # a twenty-first probe, written unseen: a swap space keeping one scale per head where the
+    # device keeps a scale and a zero point (heads split over `world_size`); ExLlama-style
+    # caches picked from a dict by the mode, allocating per layer in an overridden method,
+    # against a swap area of one batch-of-sequences dimension (scale groups of 32 against
+    # 64); a page-major spill tier of an MLA latent row whose dtype is its class default
+    "probe37/r02": {("LA001", "key_scale_zero"), ("LA001", "value_scale_zero")},
+    "probe37/r04": {("LA001", "key_scales"), ("LA001", "value_scales")},
+    "probe37/r05": {("LA001", "pages")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -179,7 +190,14 @@ CORRECT = [
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
-UNRESOLVED = {"probe22/p07": 2, "probe22/p07b": 2, "probe29/r08": 4, "probe32/r01": 1}
+# probe37/r04: the dict's fifth class is built at no point of the matrix (said)
+UNRESOLVED = {
+    "probe22/p07": 2,
+    "probe22/p07b": 2,
+    "probe29/r08": 4,
+    "probe32/r01": 1,
+    "probe37/r04": 1,
+}
 
 
 def audit(name: str, capsys) -> dict:
@@ -232,6 +250,7 @@ CHECKS = sorted(
         "probe34",
         "probe35",
         "probe36",
+        "probe37",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

@@ -2404,6 +2404,8 @@ def _tokens_along(
     for name in token_votes:
         if name in token_hints or _TOKEN_HINT.search(name):
             token_votes[name] += 2
+        elif _BATCH_HINT.search(name.rpartition(".")[2]) and sequence_candidates - {name}:
+            token_votes[name] += 1  # rows of whole sequences: a batch, then their length
         if facts.params[name].default is None:
             token_votes[name] += 1
     if len(attributes) == 1 and layers in facts.params and layers not in counts:

@@ -1,0 +1,1 @@
+"""PyTorch-backend serving engine: paged KV cache with optional online KV quantisation."""

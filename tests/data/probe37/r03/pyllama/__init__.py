@@ -1,0 +1,1 @@
+"""Pure-Python port of the llama context / KV cache bookkeeping."""

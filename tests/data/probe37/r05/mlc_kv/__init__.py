@@ -1,0 +1,1 @@
+"""Paged KV state for MLA (multi-head latent attention) models."""

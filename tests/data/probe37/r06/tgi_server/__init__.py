@@ -1,0 +1,1 @@
+"""Python model server: flash causal LM with a paged KV cache."""

@@ -1,0 +1,1 @@
+"""Disaggregated serving: prefill instances hand KV over to decode instances."""
