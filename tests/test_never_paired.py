@@ -89,3 +89,51 @@ def test_a_paired_host_beside_it_is_compared_and_it_still_counts(tmp_path, capsy
     code, _, err = run(tmp_path, capsys, typed=True)
     assert code == 0
     assert "1 of 1 pairs compared, 1 host never paired ·" in err
+
+
+KIN = """
+    import torch
+
+
+    class KVPool:
+        def __init__(self, size: int, layer_num: int, head_dim: int = 128):
+            self.layer_num = layer_num
+            self.kv_buffer = [torch.empty((size, head_dim)) for _ in range(layer_num)]
+
+
+    class MirrorBase:
+        def __init__(self, size: int):
+            self.size = size
+
+
+    class RowMirror(MirrorBase):
+        def __init__(self, device_pool: KVPool, size: int):
+            super().__init__(size)
+            self.kv_buffer = [torch.empty((size, 128)) for _ in range(device_pool.layer_num)]
+
+
+    class PageMirror(MirrorBase):
+        def __init__(self, device_pool: KVPool, size: int):
+            super().__init__(size)
+            self.kv_buffer = [torch.empty((size, 128)) for _ in range(device_pool.layer_num)]
+
+
+    class BufferMirror(MirrorBase):
+        def __init__(self, device_buffers: list, item_bytes: int, size: int):
+            super().__init__(size)
+            self.kv_buffer = torch.empty((size, len(device_buffers), item_bytes), dtype=torch.uint8)
+"""
+
+
+def test_a_host_kin_taking_buffers_not_a_pool_is_said_never_paired(tmp_path, capsys):
+    """A class deriving from the base two host pools share, taking a device's buffers and a
+    size instead of a device pool (SGLang 0.5.23's `DeepSeekV4PagedHostPool`): nothing pairs
+    it, and a green run must say so rather than leave it out (catalog._host_kin)."""
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/pools.py": KIN})
+    code = main([str(tmp_path), "--no-cache", "--isolated", "--show-pairs", "--fail-on-uncompared"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "2 of 2 pairs compared, 1 host never paired ·" in err
+    [line] = [line for line in out.splitlines() if "never paired: BufferMirror (" in line]
+    assert "derives from MirrorBase, as the host pools PageMirror, RowMirror do" in line
+    assert "(parameters: device_buffers, item_bytes, size)" in line

@@ -84,6 +84,8 @@ def catalog(
                 unpaired.append((host, claim.unpaired))
     if parsed is not None:  # disaggregated siblings: two devices built side by side
         pairs.extend(sibling_pairs(index, parsed, devices, hosts, pairs, book, trees))
+    listed = {id(c) for c, _ in not_hosts} | {id(c) for c, _ in unpaired + by_device}
+    unpaired.extend(_host_kin(classes, hosts, devices, listed))
     found = PoolCatalog(
         devices,
         hosts,
@@ -97,6 +99,41 @@ def catalog(
         by_device=by_device,
     )
     found.roles = book
+    return found
+
+
+def _host_kin(
+    classes: list[ClassInfo], hosts: list[ClassInfo], devices: list[ClassInfo], listed: set
+) -> list[tuple[ClassInfo, str]]:
+    """Concrete classes with a constructor of their own deriving from a base that two host
+    pools or more derive from (SGLang's `HostKVCache`), that are neither hosts, device pools
+    nor listed already: host pools the audit cannot pair (they take a device's buffers or a
+    size, not a device pool: 0.5.23's `DeepSeekV4PagedHostPool(pool_name, device_buffers,
+    item_bytes, ...)`). Never paired, and said so: a green run must not hide them."""
+    known = {id(c) for c in (*hosts, *devices)} | listed
+    shared: dict[int, tuple[ClassInfo, set[str]]] = {}
+    for host in hosts:
+        for base in host.mro()[1:]:
+            shared.setdefault(id(base), (base, set()))[1].add(host.name)
+    shared = {key: value for key, value in shared.items() if len(value[1]) >= 2}
+    found = []
+    for cls in classes:
+        if id(cls) in known or id(cls) in shared or "__init__" not in cls.methods:
+            continue
+        if cls.is_abstract():
+            continue
+        base = next((b for b in cls.mro()[1:] if id(b) in shared), None)
+        if base is None:
+            continue
+        kin = ", ".join(sorted(shared[id(base)][1])[:3])
+        found.append(
+            (
+                cls,
+                f"derives from {base.name}, as the host pools {kin} do, but takes no device pool "
+                f"(parameters: {', '.join(parameter_names(cls)) or 'none'}): nothing pairs it, "
+                "its buffers are compared with nothing",
+            )
+        )
     return found
 
 
