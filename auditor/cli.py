@@ -505,11 +505,15 @@ def _fails_on_coverage(result, settings, err: TextIO) -> bool:
     """`fail-on-uncompared` / `fail-on-unresolved`: a run that left something unchecked is
     not a pass for teams that ask so; one line on stderr says why it fails."""
     never = len(result.coverage.uncompared)  # a pair the host refuses is not a pair to compare
-    unpaired = len(result.coverage.unpaired)
+    # (a host sized by its device is a reading of its syntax, not a comparison: it fails too)
+    unpaired = len(result.coverage.unpaired) + len(result.coverage.by_device)
     if settings.fail_on_uncompared and (never or unpaired or not result.coverage.pairs):
         what = (
             f"{never} host/device pair{'s' if never != 1 else ''} never compared"
             if never
+            else f"{unpaired} host pool{'s' if unpaired != 1 else ''} never paired or sized "
+            "by its device"
+            if result.coverage.by_device
             else f"{unpaired} host pool{'s' if unpaired != 1 else ''} never paired"
             if unpaired
             else "no host/device pair to compare"

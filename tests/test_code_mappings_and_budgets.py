@@ -16,8 +16,12 @@ Checked against the tree's own construction on the meta device.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import audit_json, built_by_the_tree, finding_figures, one_pair_verdict, write_tree
+
+from auditor.cli import main
 
 TREE = {
     "tier/__init__.py": "",
@@ -92,3 +96,37 @@ def test_a_key_the_models_dict_lacks_takes_the_fallback(tmp_path, capsys, monkey
     assert (host != device) is bug
     if bug:  # 16 heads (32 // 2) where the device keeps 4 (8 // 2): 8192 vs 2048
         assert finding_figures(report) == {"buf": (host, device)}
+
+
+def test_the_models_dict_is_said_and_its_nones_are_the_codes(tmp_path, capsys, monkeypatch):
+    """A key the dict holds as None (`"head_size": None`, filled in by the code) is None, not
+    a sampled number: both sides take the code's fallback. The pair says what it assumed."""
+    tree = {path: source.replace("HEADS_KEY", "n_kv_head") for path, source in TREE.items()}
+    tree["tier/boot.py"] = tree["tier/boot.py"].replace(
+        '"d_model": 4096}', '"d_model": 4096, "head_size": None}'
+    )
+    tree["tier/spill.py"] = tree["tier/spill.py"].replace(
+        'if "head_size" in model_cfg:', 'if model_cfg.get("head_size") is not None:'
+    )
+    write_tree(tmp_path, tree)
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == set()
+    slab, spill = built_by_the_tree(tmp_path, monkeypatch, "tier", "boot", "boot", device="meta")
+    device = slab.buf.nbytes // (slab.capacity * slab.num_layers)
+    host = spill.buf.nbytes // (spill.chunk_num * spill.chunk_page_size * spill.num_layers)
+    assert host == device
+    main([str(tmp_path), "--no-cache", "--isolated", "--output-format", "json", "--show-pairs"])
+    pairs = json.loads(capsys.readouterr().out)["pairs"]
+    [pair] = [p for p in pairs if p["code"] == "PAIR"]
+    assert "model_cfg: the keys and numbers of boot()'s default MODEL" in pair["assumed"]
+
+
+def test_rows_a_budget_buys_under_a_name_not_saying_pages_stay_unresolved(tmp_path, capsys):
+    """Rows of `chunk_page_size` tokens each counted as `capacity`: how many tokens a row
+    holds is not said, so nothing is compared per row (before, 32x the device's figure)."""
+    tree = {path: source.replace("HEADS_KEY", "n_kv_head") for path, source in TREE.items()}
+    tree["tier/spill.py"] = tree["tier/spill.py"].replace("chunk_num", "capacity")
+    write_tree(tmp_path, tree)
+    report = audit_json(tmp_path, capsys)
+    assert report["findings"] == []
+    assert report["summary"]["pairs_compared"] == 0

@@ -334,3 +334,38 @@ def test_classes_from_a_table_and_rows_of_sequences(tmp_path, capsys, monkeypatc
         device = sum(t.nbytes for t in getattr(cache, name)) // (tokens * len(cache.keys))
         host = getattr(parking, name).nbytes // (parking.max_rows * parking.layers)
         assert (host != device) is (bug and name == "scales")
+
+
+SHARD_NAMED = """
+    import torch
+
+
+    class ShardKVPool:
+        def __init__(self, TOKENS: int, layer_num: int, head_num: int = 8, head_dim: int = 128):
+            self.layer_num = layer_num
+            self.k_buffer = [
+                torch.empty((TOKENS, head_num, head_dim), dtype=torch.bfloat16)
+                for _ in range(layer_num)
+            ]
+
+
+    class ShardHostPool:
+        def __init__(self, device_pool: ShardKVPool, num_tokens: int, head_num: int = 8):
+            self.layer_num = device_pool.layer_num
+            self.k_buffer = torch.empty(
+                (self.layer_num, num_tokens, head_num, 64), dtype=torch.bfloat16
+            )
+"""
+
+
+@pytest.mark.parametrize("tokens", ["cp_len", "tp_tokens", "max_tokens_per_dp", "world_tokens"])
+def test_a_token_count_named_with_a_parallel_word_still_counts_tokens(tmp_path, capsys, tokens):
+    """Only a name that is a parallel degree (`tp_size`, `world_size`) counts no tokens: a
+    token count of a parallel group (`cp_len`, `tp_tokens`) keeps its pool, and its host's
+    own head size (64 against 128) is found."""
+    write_tree(
+        tmp_path, {"sp/__init__.py": "", "sp/pools.py": SHARD_NAMED.replace("TOKENS", tokens)}
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == {("LA001", "k_buffer")}
+    assert finding_figures(report)["k_buffer"] == (1024, 2048)

@@ -45,18 +45,22 @@ HOST = """
 
 
     class EnvelopeMirror(BASE):
-        def __init__(self, device_pool, ratio: float, page_size: int):
+        def __init__(self, device_pool, ratio: int, page_size: int):
             envelopes = device_pool.page_envelopes()
             if page_size > 1:
                 page_bytes = int(envelopes.shape[1])
-            self.bytes_per_token = page_bytes // page_size
+            self.bytes_per_token = FIGURE
             self.page_bytes = page_bytes
             self._backing = Backing((device_pool,), ratio)
             self.kv_buffer = self._backing.raw
             SUPER
 
-        def blank_page(self):
+        def blank_page(self, ratio=2):
             return torch.zeros(SIZE, dtype=torch.uint8)
+
+
+    def pinned(n):
+        return torch.zeros(n, dtype=torch.uint8)
 """
 
 
@@ -73,8 +77,18 @@ TYPED = """
 """
 
 
-def run(tmp_path, capsys, *options, size="self.page_bytes", base="object", init="", typed=False):
+def run(
+    tmp_path,
+    capsys,
+    *options,
+    size="self.page_bytes",
+    base="object",
+    init="",
+    typed=False,
+    figure="page_bytes // page_size",
+):
     host = HOST.replace("SIZE", size).replace("BASE", base).replace("SUPER", init)
+    host = host.replace("FIGURE", figure)
     files = {"pkg/__init__.py": "", "pkg/pools.py": POOLS, "pkg/host.py": host}
     if typed:  # a host compared beside it: the run has a pair
         files["pkg/typed.py"] = TYPED
@@ -96,16 +110,17 @@ def test_a_host_sized_by_its_device_is_counted_apart_and_listed(tmp_path, capsys
     assert "  sized by its device: EnvelopeMirror (" in out
 
 
-def test_json_counts_it_apart_and_fail_on_uncompared_passes(tmp_path, capsys):
+def test_json_counts_it_apart_and_fail_on_uncompared_fails(tmp_path, capsys):
     code, out, _ = run(tmp_path, capsys, "--output-format", "json", "--show-pairs")
     summary = json.loads(out)["summary"]
     assert (summary["hosts_sized_by_device"], summary["hosts_never_paired"]) == (1, 0)
     pairs = json.loads(out)["pairs"]
     assert [p["class"] for p in pairs if p["code"] == "SIZED-BY-DEVICE"] == ["EnvelopeMirror"]
-    # nothing of its own could disagree: like a view of the device pool, not a failure
+    # a reading of its syntax, not a comparison: teams asking for every pair compared fail
     code, _, err = run(tmp_path, capsys, "--fail-on-uncompared", typed=True)
-    assert code == 0, err
+    assert code == 1, err
     assert "1 of 1 pairs compared, 1 host sized by its device ·" in err
+    assert "1 host pool never paired or sized by its device (fail-on-uncompared)" in err
 
 
 @pytest.mark.parametrize(
@@ -114,6 +129,12 @@ def test_json_counts_it_apart_and_fail_on_uncompared_passes(tmp_path, capsys):
         ({"size": "self.page_size * 64"}, "an allocation at a size of its own"),
         ({"size": "page_count"}, "an allocation sized by a name not read off the device"),
         ({"base": "KVPool", "init": "super().__init__(8, 2)"}, "a base constructor"),
+        ({"size": "pinned(self.page_bytes)"}, "a helper it cannot see into"),
+        ({"size": "self.bytes_per_token * ratio"}, "a figure of its own"),
+        (
+            {"figure": "page_bytes * ratio // page_size"},
+            "a figure scaled by its own parameter",
+        ),
     ],
 )
 def test_anything_of_its_own_size_keeps_it_never_paired(tmp_path, capsys, change, why):

@@ -341,6 +341,7 @@ def _run(
 ) -> SiteRun:
     pool = device_parameter(site, function)
     kwargs: dict[str, Any] = {}
+    assumed: list[str] = []  # what the run took for granted, said with the pair
     params = function.node.params
     method = function.owner is not None  # a composed site's method (composed.py)
     for param in [*params.params[int(method) :], *params.kwonly_params]:
@@ -354,7 +355,12 @@ def _run(
             klass = klass if isinstance(klass, ClassInfo) and "." not in path else None
             known = _default_mapping(param, function, interpreter) if defaults else None
             kwargs[name] = RuntimeObject(path, given=True, klass=klass, known=known)  # (its
-            # properties run; the code's own mapping it defaults to, if one)
+            # properties run; the code's own mapping it defaults to, if one: said)
+            if known is not None:
+                assumed.append(
+                    f"{name}: the keys and numbers of {function.name}()'s default "
+                    f"{function.module.parsed.code(param.default).strip()}"
+                )
         elif site.from_callers is not None and name == site.from_callers.parameter:
             kwargs[name] = _callers_value(site, interpreter, pool, device)
         elif name in values:
@@ -389,6 +395,7 @@ def _run(
         return SiteRun(missed=f"{function.name}() did not reach the call")
     if not defaults:
         branches.insert(0, f"the callers' arguments to {function.name}() unknown")
+    branches.extend(assumed)
     return _construct(site, interpreter, values, reached, branches, varied, settings, objects)
 
 

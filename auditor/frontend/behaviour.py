@@ -33,13 +33,18 @@ _TOKEN_HINT = re.compile(
 )  # singular after `n_` (llama.cpp's `n_ctx`, `n_slot`; `row` alone is a width), lengths
 # a count of blocks or pages (`num_blocks`, `host_pages`, LightLLM's `page_num`), not of tokens
 _COUNTS_BLOCKS = re.compile(r"(block|page)(s|_num|_count|_cnt)$")
+# a count of rows of several tokens each, as measure.py divides a held row by its tokens
+_ROWS_OF_BLOCKS = re.compile(r"(block|page|chunk)(s|_num|_count|_cnt)?$", re.IGNORECASE)
 UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
 _LAYER_HINT = re.compile(r"(layers?$|^layer_ids$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
 # names them (per-layer expert statistics `(num_layers, window, num_experts)` are no KV pool)
 _OTHER_COUNT = re.compile(
     r"(expert|head|(^|_)dims?$|hidden|vocab|topk|(^|_)bins?$"
-    r"|(^|[_.])(tp|pp|dp|ep|cp|world|shards?|parallel)(_|$))"  # a parallel degree (`world_size`)
+    # a parallel degree (`world_size`, `tp_size`, `num_shards`), never `cp_len`, `tp_tokens`
+    r"|(^|\.)(tp|pp|dp|ep|cp)$|(^|[_.])(tp|pp|dp|ep|cp)_(size|degree)$|(^|[_.])world_size$"
+    r"|(^|_)num_shards$"
+    r"|(^|_)parallel_size$)"
 )
 _BLOCK_HINT = re.compile(
     r"((block|page)_(size|len|length|tokens)$|^tokens_per_(block|page)$)"
@@ -2434,6 +2439,10 @@ def _tokens_along(
             evidence = f"tokens along self.{attribute}"
             kept = None  # pages of a size it keeps (`self.page_size = gpu.page_size`); a
             # budget's rows are measured as held (measure.py), whatever they are
+            if budgets and block_candidates - {attribute} and not _ROWS_OF_BLOCKS.search(attribute):
+                # rows of several tokens each (a `chunk_page_size` dimension) under a name that
+                # does not say so (`capacity`): how many tokens a row holds is not said
+                return None
             paged = _COUNTS_BLOCKS.search(attribute) and not _BLOCK_HINT.search(attribute)
             if paged and not budgets and not any(names_a_budget(p) for p in facts.params):
                 own = {a for a in block_candidates - {attribute} if a in facts.own}

@@ -54,7 +54,7 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
     known = isinstance(obj.known, dict) and name in obj.known and dimension not in point.counts
     if known:  # the code's own mapping's (a count the build varies stays the point's)
         value = obj.known[name]
-        if isinstance(value, int) and not isinstance(value, bool):
+        if value is None or isinstance(value, (int, float)):  # (bools too: the code's flags)
             return value
         if isinstance(value, dict) and all(isinstance(k, str) for k in value):
             return RuntimeObject(dimension, obj.listed, given=obj.given, known=value)

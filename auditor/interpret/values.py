@@ -205,9 +205,9 @@ class RuntimeObject:
     given: bool = field(default=False, compare=False)
     # the code's own mapping it stands in for (`cfg=LLAMA_CONFIG`, a dict the function
     # defaults to): which keys it has is the code's (`"head_dim" in cfg` is decided,
-    # `cfg.get("num_kv_heads", h)` of an absent key is h), and so are its whole numbers, one
-    # coherent model (`hidden_size // num_attention_heads` of samples drawn apart is no head
-    # size); its texts and dtypes, the choices, are the point's as before
+    # `cfg.get("num_kv_heads", h)` of an absent key is h), and so are its numbers, flags and
+    # Nones, one coherent model (`hidden_size // num_attention_heads` of samples drawn apart
+    # is no head size); its texts, the choices, are the point's as before
     known: Any = field(default=None, compare=False, hash=False)
 
     @property

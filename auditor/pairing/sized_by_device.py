@@ -44,13 +44,22 @@ def sized_by_device(host: ClassInfo, parameter: str, trees: dict) -> str | None:
     held = {parameter: ""}  # names holding the device pool or something read off it: whence
     figures: dict[str, str] = {}  # names holding a figure read off its tensors: the read
     stored: dict[str, str] = {}  # self attributes holding such a figure: the read
+    mixed: set[str] = set()  # names and attributes holding the device's figure and its own
     for _ in range(len(assignments) + 1):  # until nothing changes (any order of statements)
         before = (len(held), len(figures), len(stored))
         for targets, value in assignments:
             names = _names(value)
-            read = _shape_read(value, held) or next(
-                (figures[n] for n in sorted(names) if n in figures), None
-            )
+            read = None
+            if _device_figure(value, held, figures):  # the device's bytes, nothing of its own
+                read = _shape_read(value, held) or next(
+                    (figures[n] for n in sorted(names) if n in figures), None
+                )
+            elif names & figures.keys() or _shape_read(value, held) is not None:
+                # the device's figure mixed with its own (`page_bytes * ratio`): a layout of
+                # its own, kept on self or in a local
+                mixed.update(
+                    t.attr if _is_self_attribute(t) else getattr(t, "id", "") for t in targets
+                )
             for target in targets:
                 if isinstance(target, ast.Name) and read is not None:
                     figures.setdefault(target.id, read)
@@ -60,7 +69,7 @@ def sized_by_device(host: ClassInfo, parameter: str, trees: dict) -> str | None:
                     stored.setdefault(target.attr, read)
         if (len(held), len(figures), len(stored)) == before:
             break
-    if not stored or not _allocates_only_at(node, init, stored, figures):
+    if not stored or mixed or not _allocates_only_at(node, init, stored, figures):
         return None
     attributes = ", ".join(sorted(stored))
     read = next(iter(stored.values()))
@@ -70,6 +79,45 @@ def sized_by_device(host: ClassInfo, parameter: str, trees: dict) -> str | None:
         f"({'; '.join([read, *whence])}) and it allocates nothing at a size of its own: "
         "no layout of its own to compare"
     )
+
+
+def _device_figure(value: ast.expr, held: dict[str, str], figures: dict[str, str]) -> bool:
+    """A figure read off the device's tensors and nothing of the host's own: a shape read, a
+    name holding one, a whole number, `int(...)` of one, a sum or product of such, or such a
+    figure divided by anything (`page_bytes // page_size`: per token of its pages). Not
+    `host_tokens * heads * head_dim * buf.element_size()`: a layout of its own."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, int) and not isinstance(value.value, bool)
+    if isinstance(value, ast.Name):
+        return value.id in figures
+    if isinstance(value, ast.BinOp):
+        if isinstance(value.op, (ast.FloorDiv, ast.Div)):
+            return _device_figure(value.left, held, figures)
+        if isinstance(value.op, (ast.Add, ast.Sub, ast.Mult)):
+            return _device_figure(value.left, held, figures) and _device_figure(
+                value.right, held, figures
+            )
+        return False
+    if isinstance(value, ast.Call) and _plain(value.func) == "int" and len(value.args) == 1:
+        return _device_figure(value.args[0], held, figures)
+    return _shape_read(value, held) is not None and _reads_only_shapes(value)
+
+
+def _reads_only_shapes(value: ast.expr) -> bool:
+    """`buf.shape[1]`, `t.nbytes`, `t.size(0)`: one shape read of a tensor, indexed at most."""
+    if isinstance(value, ast.Subscript):
+        return isinstance(value.slice, ast.Constant) and _reads_only_shapes(value.value)
+    if isinstance(value, ast.Attribute):
+        return value.attr in _SHAPE_ATTRIBUTES
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value.func.attr in _SHAPE_METHODS and all(
+            isinstance(a, ast.Constant) for a in value.args
+        )
+    return False
+
+
+def _plain(func: ast.expr) -> str | None:
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def _shape_read(value: ast.expr, held: dict[str, str]) -> str | None:
@@ -92,11 +140,18 @@ def _shape_read(value: ast.expr, held: dict[str, str]) -> str | None:
 def _allocates_only_at(
     node: ast.ClassDef, init: ast.FunctionDef, stored: dict, figures: dict
 ) -> bool:
-    """No allocation in `__init__`; elsewhere, each sized by stored figures only."""
+    """No allocation in `__init__`; elsewhere, each sized by stored figures only; no call of
+    a plain function the check cannot see into (`pinned(shape, dtype)` may allocate)."""
     for method in node.body:
+        if isinstance(method, ast.AsyncFunctionDef):
+            return False
         if not isinstance(method, ast.FunctionDef):
             continue
+        # (a call whose result is dropped, `transfer_kv_direct(...)`, gives the host nothing)
+        dropped = {id(e.value) for e in walk.nodes(method) if isinstance(e, ast.Expr)}
         for call in walk.nodes(method):
+            if isinstance(call, ast.Call) and id(call) not in dropped and _opaque_helper(call):
+                return False
             if not _is_allocation(call):
                 continue
             if method is init:
@@ -121,14 +176,44 @@ def _sized_by(size: ast.expr, stored: dict) -> bool:
     return True
 
 
+# what allocates a tensor whatever the receiver (`torch.empty`, `T.zeros` of `import torch as
+# T`, `buf.new_empty(...)`, `torch.empty_like(buf)`, `np.zeros`)
+_ALLOCATING = ALLOCATORS | {
+    "new_empty",
+    "new_zeros",
+    "new_ones",
+    "new_full",
+    "new_tensor",
+    "empty_like",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "rand_like",
+    "from_numpy",
+    "frombuffer",
+    "arange",
+}
+# plain functions that never allocate a tensor the host keeps
+_HARMLESS = frozenset(
+    "int float str bool len range min max abs sum tuple list dict set frozenset sorted zip "
+    "enumerate isinstance issubclass getattr hasattr setattr type super print repr divmod "
+    "round map filter any all iter next id hash cls".split()
+)
+
+
 def _is_allocation(node: ast.AST) -> bool:
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and node.func.attr in ALLOCATORS
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == "torch"
+        and node.func.attr in _ALLOCATING
     )
+
+
+def _opaque_helper(call: ast.Call) -> bool:
+    """A call of a plain function (`pinned(shape, dtype)`), not a builtin nor an exception or
+    class named in capitals (`ValueError(...)`, `Backing(...)`): what it allocates is unseen."""
+    name = _plain(call.func)
+    return name is not None and name not in _HARMLESS and not name.lstrip("_")[:1].isupper()
 
 
 def _calls_base_constructor(init: ast.FunctionDef) -> bool:
