@@ -49,6 +49,7 @@ HOST = """
             envelopes = device_pool.page_envelopes()
             if page_size > 1:
                 page_bytes = int(envelopes.shape[1])
+            self.page_size = page_size
             self.bytes_per_token = FIGURE
             self.page_bytes = page_bytes
             self._backing = Backing((device_pool,), ratio)
@@ -57,6 +58,9 @@ HOST = """
 
         def blank_page(self, ratio=2):
             return torch.zeros(SIZE, dtype=torch.uint8)
+
+        def page_offsets(self):  # indices, not storage
+            return torch.arange(self.page_size, dtype=torch.int64)
 
 
     def pinned(n):

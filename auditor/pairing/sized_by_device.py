@@ -191,8 +191,7 @@ _ALLOCATING = ALLOCATORS | {
     "rand_like",
     "from_numpy",
     "frombuffer",
-    "arange",
-}
+}  # (not `arange`: indices, never storage)
 # plain functions that never allocate a tensor the host keeps
 _HARMLESS = frozenset(
     "int float str bool len range min max abs sum tuple list dict set frozenset sorted zip "
