@@ -137,3 +137,18 @@ def test_a_host_kin_taking_buffers_not_a_pool_is_said_never_paired(tmp_path, cap
     [line] = [line for line in out.splitlines() if "never paired: BufferMirror (" in line]
     assert "derives from MirrorBase, as the host pools PageMirror, RowMirror do" in line
     assert "(parameters: device_buffers, item_bytes, size)" in line
+
+
+def test_a_host_a_declaration_pairs_is_no_longer_said_never_paired():
+    """Declared pairs join the catalog after its strategies: a host the strategies (or its
+    kinship with the host pools, as 0.5.23's DSA indexer host) left unpaired and that a device
+    declares is paired, not listed as never paired as well."""
+    from types import SimpleNamespace
+
+    from auditor.pairing.pool_catalog import PoolCatalog
+
+    declared, other = SimpleNamespace(name="IndexHost"), SimpleNamespace(name="BufferHost")
+    catalog = PoolCatalog([], [], [], [], unpaired=[(declared, "kin"), (other, "kin")])
+    catalog.add_declared([SimpleNamespace(host=declared, device=SimpleNamespace(name="Dev"))])
+    assert catalog.unpaired == [(other, "kin")]
+    assert catalog.hosts == [declared]

@@ -61,6 +61,10 @@ class PoolCatalog:
         # a declared host is audited, whatever its counts were read off before it was known
         hosts = {id(h) for h in self.hosts}
         self.not_devices = [(c, why) for c, why in self.not_devices if id(c) not in hosts]
+        # (a host the catalog found no pair for, a declaration pairs: 0.5.23's DSA indexer
+        # host, kin of the host pools by its base)
+        declared = {id(p.host) for p in pairs}
+        self.unpaired = [(c, why) for c, why in self.unpaired if id(c) not in declared]
 
 
 def not_audited_why(paths: str) -> str:
