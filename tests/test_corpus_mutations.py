@@ -218,29 +218,6 @@ MUTATIONS = [
         "MambaPool",
         (16384, 49152),
     ),
-    Mutation(  # (session 33, found by an outside tester) at page_first only: the pack now
-        # compares every HiCache layout
-        "MLA host's page-first rows drop the packed DSA width",
-        MLA_HOST,
-        """        elif self.layout == "page_first":
-            dims = (
-                self.size,
-                self.layer_num,
-                1,
-                self.kv_cache_dim,
-            )""",
-        """        elif self.layout == "page_first":
-            dims = (
-                self.size,
-                self.layer_num,
-                1,
-                self.kv_lora_rank + self.qk_rope_head_dim,
-            )""",
-        "LA001",
-        "MLATokenToKVPoolHost",
-        "DSATokenToKVPool",
-        (576, 656),
-    ),
 ]
 
 
@@ -285,7 +262,6 @@ GROUPS = {
     "MiniMax NVFP4 page rows, MiniMax index-K host": [11, 12],
     "QSA indexer host pages": [13],
     "Mamba host state dtype and conv rows": [14, 15],
-    "MLA host page-first rows": [16],
 }
 
 

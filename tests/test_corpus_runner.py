@@ -63,7 +63,7 @@ def _row(**overrides) -> dict:
 def test_the_table_shows_rates_pools_built_at_no_point_and_every_unresolved_buffer():
     text = _runner().table([_row(hosts_never_paired=["Lone (b.py:2): no annotation"])])
     assert (
-        "| 9.9 | 10 | 2 / 1 | 1 | 0/1 (0%) | 0 | 1 | 3/4 (75%) | 3/3 (100%) | 1 | LA001: 1 "
+        "| 9.9 | 10 | 2 / 1 | 1 | 0/1 (0%) | 0 | 1 | 0 | 3/4 (75%) | 3/3 (100%) | 1 | LA001: 1 "
         "| 1.5 s | 100 MB |" in text
     )
     assert "host never paired: Lone (b.py:2): no annotation" in text
