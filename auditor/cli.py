@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         default=None,
         help="exit 1 when a host/device pair was never compared at any config point, or a "
-        "host pool was never paired",
+        "host pool was never paired (or only sized by its device)",
     )
     parser.add_argument(
         "--fail-on-unresolved",
