@@ -2472,8 +2472,12 @@ def _tokens_along(
         }
         if len(batches) == 1:
             tokens, block = batches.pop(), tokens
-    if block is None and _BATCH_HINT.search(tokens.rpartition(".")[2]):
-        # rows of whole sequences: as many tokens each as the sequence length it keeps
+    if block is None and (
+        _BATCH_HINT.search(tokens.rpartition(".")[2])
+        or tokens.rpartition(".")[2] in ("slots", "num_slots")
+    ):
+        # rows of whole sequences: as many tokens each as the sequence length it keeps (a
+        # swap space's `num_slots` rows of `self.max_seq_len` tokens)
         kept = {n for n in sequence_candidates - {tokens} if n in facts.own}
         block = min(kept, default=None)
     kind = "a per-layer list" if layers in facts.per_layer else "a leading layer dimension"
