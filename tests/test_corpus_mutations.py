@@ -209,6 +209,21 @@ MUTATIONS = [
         (1048576, 2097152),
     ),
     Mutation(
+        # page-first HiCache layouts are in the pack's matrix since session 34
+        "MLA host's page-first rows drop the override (latent + RoPE widths)",
+        MLA_HOST,
+        '        elif self.layout == "page_first":\n            dims = (\n'
+        "                self.size,\n                self.layer_num,\n                1,\n"
+        "                self.kv_cache_dim,\n",
+        '        elif self.layout == "page_first":\n            dims = (\n'
+        "                self.size,\n                self.layer_num,\n                1,\n"
+        "                self.kv_lora_rank + self.qk_rope_head_dim,\n",
+        "LA001",
+        "MLATokenToKVPoolHost",
+        "DSATokenToKVPool",
+        (576, 656),
+    ),
+    Mutation(
         "Mamba host's page-first conv rows drop the conv window",
         "mem_cache/pool_host/mamba.py",
         "                conv_dims = (self.size, self.num_mamba_layers, 1) + conv_shape\n",
@@ -261,7 +276,8 @@ GROUPS = {
     "HiSparse index-K per slot": [10],
     "MiniMax NVFP4 page rows, MiniMax index-K host": [11, 12],
     "QSA indexer host pages": [13],
-    "Mamba host state dtype and conv rows": [14, 15],
+    "MLA host page-first rows": [14],
+    "Mamba host state dtype and conv rows": [15, 16],
 }
 
 

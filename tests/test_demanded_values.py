@@ -25,8 +25,8 @@ POOLS = """
 
     class PagedKVHost:
         def __init__(self, pool: PagedKV, capacity: int, layout: str = "layer_first"):
-            if layout != "page_first":
-                raise NotImplementedError("page_first only")
+            if layout != "page_first_kv_split":
+                raise NotImplementedError("page_first_kv_split only")
             self.size = capacity
             self.k_buffer = torch.zeros(
                 (len(pool.k_buffer), capacity, HOST_DIM), dtype=torch.bfloat16
@@ -41,7 +41,9 @@ def run(root: Path, host_dim: str) -> AuditResult:
     write_tree(
         root, {"paged/__init__.py": "", "paged/pools.py": POOLS.replace("HOST_DIM", host_dim)}
     )
-    settings = load_settings(None)  # the default pack: page_size in [1, 64], layout layer_first
+    settings = load_settings(
+        None
+    )  # the default pack: page_size in [1, 64], no page_first_kv_split layout
     settings.respect_gitignore = False
     return audit([root], settings)
 
@@ -50,10 +52,10 @@ def test_a_pool_demanding_values_outside_the_matrix_is_compared_there(tmp_path):
     buggy = run(tmp_path / "buggy", "64")
     [finding] = [f for f in buggy.findings if f.code == "LA001"]
     assert (finding.host.bytes_per_token, finding.device.bytes_per_token) == (128, 256)
-    assert "page_size=128, layout=page_first: values the code demands" in finding.message
+    assert "page_size=128, layout=page_first_kv_split: values the code demands" in finding.message
     [evaluation] = [e for e in buggy.evaluations if e.host is not None]
     # the page size the device demands, then the layout the host demands once it is built
-    assert evaluation.demanded == {"page_size": (128,), "layout": ("page_first",)}
+    assert evaluation.demanded == {"page_size": (128,), "layout": ("page_first_kv_split",)}
     [pair] = buggy.coverage.pairs
     assert pair.compared and pair.points_feasible == 1
     fixed = run(tmp_path / "fixed", "pool.k_buffer[0].shape[1]")
@@ -63,7 +65,7 @@ def test_a_pool_demanding_values_outside_the_matrix_is_compared_there(tmp_path):
 def test_a_matrix_with_a_feasible_point_is_not_widened(tmp_path):
     """Demanded values are tried only when no point of the matrix is feasible."""
     source = POOLS.replace("if page_size != 128:", "if page_size == 3:").replace(
-        'if layout != "page_first":', "if layout == 'never':"
+        'if layout != "page_first_kv_split":', "if layout == 'never':"
     )
     write_tree(
         tmp_path,
@@ -86,10 +88,10 @@ def test_a_constant_s_name_is_demanded_as_its_literal_is(tmp_path):
     source = (
         POOLS.replace("    import torch\n", "    import torch\n\n    PAGE = 128\n")
         .replace("if page_size != 128:", "if page_size != PAGE:")
-        .replace('if layout != "page_first":', "if layout != self.LAYOUT:")
+        .replace('if layout != "page_first_kv_split":', "if layout != self.LAYOUT:")
         .replace(
             "    class PagedKVHost:\n",
-            '    class PagedKVHost:\n        LAYOUT = "page_first"\n\n',
+            '    class PagedKVHost:\n        LAYOUT = "page_first_kv_split"\n\n',
         )
     )
     write_tree(
@@ -100,7 +102,7 @@ def test_a_constant_s_name_is_demanded_as_its_literal_is(tmp_path):
     settings.respect_gitignore = False
     result = audit([tmp_path / "constants"], settings)
     [evaluation] = [e for e in result.evaluations if e.host is not None]
-    assert evaluation.demanded == {"page_size": (128,), "layout": ("page_first",)}
+    assert evaluation.demanded == {"page_size": (128,), "layout": ("page_first_kv_split",)}
     [finding] = [f for f in result.findings if f.code == "LA001"]
     assert (finding.host.bytes_per_token, finding.device.bytes_per_token) == (128, 256)
     variable = source.replace("    PAGE = 128\n", "    page = 128\n").replace(

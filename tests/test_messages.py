@@ -39,7 +39,12 @@ def test_a_finding_names_the_model_dimensions_behind_its_figures(
     code, out, _ = _run(capsys, "--isolated", "--no-cache", "--output-format", "json", INCIDENT)
     (finding,) = json.loads(out)["findings"]
     assert finding["model_dimensions"]["index_head_dim"] == 128
-    assert finding["config"] == {"dtype": "bfloat16", "index_k_dtype": "bfloat16", "page_size": 1}
+    assert finding["config"] == {
+        "dtype": "bfloat16",
+        "index_k_dtype": "bfloat16",
+        "layout": "layer_first",
+        "page_size": 1,
+    }
 
 
 def _finding(code: str, line: int, pairing: str = "") -> Finding:

@@ -102,13 +102,14 @@ def test_buggy_grid_flags_index_k_at_bfloat16_only(buggy_grids):
         "MLATokenToKVPoolHost <- MLATokenToKVPool",
     ]
     grid = buggy_grids[0]
-    assert grid.varied == ["dtype", "index_k_dtype", "page_size"]
+    assert grid.varied == ["dtype", "index_k_dtype", "layout", "page_size"]
     assert grid.columns == [INDEX_K, "kv_buffer"]
     assert grid.evidence == (
         "annotation MLATokenToKVPool on MLATokenToKVPoolHost.__init__"
         " (no construction site in the audited paths)"
     )
-    assert len(grid.rows) == 16 and grid.skipped == 0
+    # page_first_direct: refused by the host (it raises), not shown
+    assert len(grid.rows) == 32 and grid.skipped == 16
     for row in grid.rows:
         cell = row.cells[INDEX_K]
         if row.values["index_k_dtype"] == torch.bfloat16:
@@ -119,7 +120,7 @@ def test_buggy_grid_flags_index_k_at_bfloat16_only(buggy_grids):
             assert not cell.mismatch
             assert (cell.host_text, cell.device_text) == ("132", "132")
         assert not row.cells["kv_buffer"].mismatch
-    assert grid.mismatches == 8
+    assert grid.mismatches == 16
     assert buggy_grids[1].mismatches == 0
 
 
@@ -141,18 +142,18 @@ def test_text_marks_the_mismatched_cells(buggy_grids):
     lines = text.splitlines()
     start = lines.index(INCIDENT)
     header = lines[start + 2].split()
-    assert header == ["dtype", "index_k_dtype", "page_size", INDEX_K, "kv_buffer"]
+    assert header == ["dtype", "index_k_dtype", "layout", "page_size", INDEX_K, "kv_buffer"]
     marked = [line for line in lines[1:] if "!=" in line]  # lines[0] is the legend
-    assert len(marked) == 8
+    assert len(marked) == 16
     for line in marked:
         fields = re.split(r"\s{2,}", line.strip())
         assert fields[1] == "bfloat16", line  # index_k_dtype
         assert re.search(r"\b132 != 256 \*", line), line
     # columns line up: every row of the incident grid puts its cells at the same offsets
-    rows = lines[start + 3 : start + 3 + 16]
+    rows = lines[start + 3 : start + 3 + 32]
     offsets = {line.index("/ 1152") if "/ 1152" in line else line.index("/  576") for line in rows}
     assert len(offsets) == 1
-    assert "8 of 32 cells disagree; 16 config points" in text
+    assert "16 of 64 cells disagree; 32 config points (16 infeasible or failed" in text
 
 
 def test_text_of_the_fixed_tree_has_no_marks(fixed_grids):
@@ -175,7 +176,7 @@ def test_html_marks_the_mismatched_cells(buggy_grids):
     assert page.startswith("<!DOCTYPE html>")
     parsed = parse(page)
     mismatched = [(a, t) for a, t in parsed.cells if "mismatch" in classes(a)]
-    assert len(mismatched) == 8
+    assert len(mismatched) == 16
     for attrs, text in mismatched:
         assert text == "132 \u2260 256"
         assert (attrs["data-host"], attrs["data-device"]) == ("132", "256")
@@ -184,7 +185,10 @@ def test_html_marks_the_mismatched_cells(buggy_grids):
     assert re.search(r"td\.mismatch \{[^}]*background: #e0242b", page)
     assert parsed.headings[0] == "MLATokenToKVPoolHost \u2190 DeepSeekV4TokenToKVPool"
     # the rows are labelled by the varied dimensions, and the pairing evidence is shown
-    assert '<tr title="dtype=bfloat16, index_k_dtype=bfloat16, page_size=1">' in page
+    assert (
+        '<tr title="dtype=bfloat16, index_k_dtype=bfloat16, layout=layer_first, page_size=1">'
+        in page
+    )
     assert "pairing: annotation MLATokenToKVPool on MLATokenToKVPoolHost.__init__" in page
     assert 'class="legend"' in page
 
@@ -308,7 +312,7 @@ def test_cli_table_html_writes_the_page(tmp_path, capsys):
     assert code == 1
     assert "LA001" in out and "<td" not in out  # findings as usual on stdout
     page = target.read_text(encoding="utf-8")
-    assert len([a for a, _ in parse(page).cells if "mismatch" in classes(a)]) == 8
+    assert len([a for a, _ in parse(page).cells if "mismatch" in classes(a)]) == 16
     code, _, _ = run(capsys, "--isolated", "--table-html", str(target), str(FIXED))
     assert code == 0
     assert not [a for a, _ in parse(target.read_text()).cells if "mismatch" in classes(a)]
@@ -320,7 +324,7 @@ def test_cli_output_format_html_writes_the_page_to_stdout(capsys):
     assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
     assert "LA001 " not in out  # no text findings mixed into the page
     assert "Found 1 finding" in err
-    assert len([a for a, _ in parse(out).cells if "mismatch" in classes(a)]) == 8
+    assert len([a for a, _ in parse(out).cells if "mismatch" in classes(a)]) == 16
     assert run(capsys, "--isolated", "--output-format", "html", str(FIXED))[0] == 0
 
 
