@@ -270,6 +270,25 @@ def test_storages_pair_by_k_v_or_what_else_they_say():
     assert matching(["k_store", "k_scales"], ["k_spill", "spill_scales"]) is None
 
 
+def test_plural_words_of_place_say_nothing_of_what_is_held():
+    """`k_bufs` is a K buffer as `k_buf` is, and Hugging Face's `key_states` are the keys:
+    paired with `k_cache` and `k_data` (probe38's r07 and r05)."""
+    assert matching(["k_cache", "v_cache"], ["k_bufs", "v_bufs"]) == {
+        "k_cache": "k_bufs",
+        "v_cache": "v_bufs",
+    }
+    assert matching(
+        ["key_states", "value_states", "key_scales", "value_scales"],
+        ["k_data", "v_data", "k_scale", "v_scale"],
+    ) == {
+        "key_states": "k_data",
+        "value_states": "v_data",
+        "key_scales": "k_scale",
+        "value_scales": "v_scale",
+    }
+    assert matching(["page_bufs"], ["kv_data"]) == {"page_bufs": "kv_data"}  # a whole cache
+
+
 def _facts(source: str):
     tree = ast.parse(textwrap.dedent(source))
     node = next(n for n in tree.body if isinstance(n, ast.ClassDef))

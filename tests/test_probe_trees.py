@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 37, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 38, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -145,6 +145,10 @@ BUGGY = {
     # a swap space of `num_slots` whole sequences (rows of the `max_seq_len` it keeps): its
     # scales at the helper's default group of 64 against the device's 32 (64 vs 128)
     "probe33/r02": {("LA001", "kv_scales")},
+    # siblings whose buffers say K or V under other words (`key_states` beside `k_data`,
+    # `k_bufs` beside `k_cache`); group scales of none at a head narrower than a group
+    "probe38/r05": {("LA001", "k_scale"), ("LA001", "v_scale")},
+    "probe38/r07": {("LA001", "v_bufs")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -255,6 +259,7 @@ CHECKS = sorted(
         "probe35",
         "probe36",
         "probe37",
+        "probe38",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

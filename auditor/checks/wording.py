@@ -157,6 +157,10 @@ def _same_role(
     if name not in own:
         return None
     matched = buffer_roles.matching(own, theirs)
+    if matched is None and len(own) != len(theirs):
+        # a storage one side holds none of at this point (group scales of a head narrower
+        # than a group: 0 B): matched among all the buffers, when every name says what it holds
+        matched = buffer_roles.matching(list(host), list(device))
     return device[matched[name]] if matched is not None else None
 
 

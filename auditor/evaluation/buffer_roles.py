@@ -17,9 +17,9 @@ import re
 # model it serves (a draft model's cache beside the target's), not what it holds; and words of a buffer holding scales (or scales and zero points) beside K or V
 _ROLES = {"k": "k", "key": "k", "keys": "k", "v": "v", "value": "v", "values": "v"}
 _PLACE = frozenset(
-    "host device gpu cpu cuda swap pinned buf buffer buffers cache caches cached row rows l "
+    "host device gpu cpu cuda swap pinned buf bufs buffer buffers cache caches cached row rows l "
     "layer layers pool data page pages block blocks tensor tensors mirror snapshot store "
-    "storage staging per of by all draft target view views region regions arena slab slabs "
+    "storage states staging per of by all draft target view views region regions arena slab slabs "
     "wire spill offload shadow transfer remote local peer send recv primary secondary tier".split()
 )
 _SCALES = frozenset("scale scales zero zeros sz".split())

@@ -1,0 +1,1 @@
+"""aphro_lite - a trimmed-down fork-style paged-attention serving engine."""

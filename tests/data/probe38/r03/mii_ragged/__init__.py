@@ -1,0 +1,1 @@
+"""mii_ragged - ragged-batching inference engine with blocked KV storage."""

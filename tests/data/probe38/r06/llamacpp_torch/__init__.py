@@ -1,0 +1,1 @@
+"""llamacpp_torch - llama.cpp-style context/KV handling re-expressed with torch tensors."""

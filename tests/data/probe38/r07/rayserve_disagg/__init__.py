@@ -1,0 +1,1 @@
+"""rayserve_disagg - prefill/decode disaggregated serving on Ray Serve deployments."""
