@@ -53,7 +53,8 @@ configuration: [tool.layout-audit] in the nearest pyproject.toml above PATH, e.g
 exit codes:
   0  no findings
   1  findings, or files that could not be read or parsed (reported as E902); with
-     --fail-on-uncompared / --fail-on-unresolved, also pairs never compared / unresolved items
+     --fail-on-uncompared, also pairs never compared and hosts never paired (or only sized
+     by their device); with --fail-on-unresolved, also unresolved items
   2  usage, configuration or internal error
 """
 

@@ -283,3 +283,16 @@ def test_rows_of_whole_sequences_in_slots_are_measured_per_token(capsys) -> None
     report = audit("probe33/r02", capsys)
     [finding] = report["findings"]
     assert "64 B/token/layer vs 128 B/token/layer" in finding["message"]
+
+
+def test_a_mirror_holding_a_ratio_of_its_device_tokens_is_measured_per_row(capsys) -> None:
+    """probe38/r01: the mirror keeps `int(store.slots * cfg.host_ratio)` rows, each a token:
+    measured per row it holds, it agrees with its device (it was a false LA001, the ratio
+    times the device's figure). What is left is real: at 16 ranks for 8 KV heads the device
+    replicates one head (`max(1, kv // tp)`) and the mirror computes none (`kv // tp`)."""
+    report = audit("probe38/r01", capsys)
+    found = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
+    assert found == {("LA003", "kv_buffer")}
+    [finding] = report["findings"]
+    assert all(p["config"]["WorkerKVConfig.tp_world_size"] == 16 for p in finding["points"])
+    assert all(p["config"]["WorkerKVConfig.kv_head_num"] == 8 for p in finding["points"])

@@ -143,6 +143,30 @@ def _after_build(interpreter: Interpreter, pool: Instance) -> None:
         hook(interpreter, pool, looks_like_buffer)
 
 
+# a factor a host's rows are computed with (`int(store.slots * cfg.host_ratio)`)
+_RATIO = re.compile(r"(^|_)(ratio|factor|multiplier)s?$", re.IGNORECASE)
+
+
+def _scaled_rows(roles: RoleBook, host_cls: ClassInfo) -> str | None:
+    """The ratio a host's leading dimension multiplies its device's token count by, read off
+    the name it has (`self.slots = int(store.slots * cfg.host_ratio)`): such a host holds
+    that many rows per device token, each a token, and is measured per row it holds (as
+    SGLang's hosts are, by the `size` they keep), not per device token. None otherwise."""
+    inferred = roles.inferred(host_cls)
+    facts = roles.facts(host_cls)
+    if inferred is None or inferred.tokens is None or inferred.block or facts is None:
+        return None
+    for dims in facts.shapes:
+        first = next((dim for dim in dims if dim), frozenset())
+        if inferred.tokens in first:
+            ratios = sorted(
+                n for n in first - facts.divisors if _RATIO.search(n.rpartition(".")[2])
+            )
+            if ratios:
+                return ratios[0]
+    return None
+
+
 def build_counts(settings: Settings) -> list[tuple[int, int]]:
     """The (tokens, layers) of the builds measure.py reads: (s1,l1), (s2,l1), (s1,l2), (s2,l2),
     and a fifth at (s3,l2) that checks that bytes really are linear in tokens."""
@@ -308,11 +332,14 @@ class PoolEvaluator:
                 n: replace(f, arithmetic=f.arithmetic + note) if f.resolved else f
                 for n, f in figures.items()
             }
-        if id(host_cls) in roles.hosts and roles.inferred(host_cls) is None:
-            # seen by behaviour, nothing says how many tokens it holds: per row, where every
-            # buffer grows along one dimension with the device's tokens (the slots the code
-            # indexes), else unresolved
+        scaled = _scaled_rows(roles, host_cls)
+        if scaled or (id(host_cls) in roles.hosts and roles.inferred(host_cls) is None):
+            # seen by behaviour, nothing says how many tokens it holds (or it holds a ratio of
+            # its device's tokens): per row, where every buffer grows along one dimension with
+            # the device's tokens (the slots the code indexes), else unresolved
             rows = row_counts(builds)
+            if rows is None and scaled:
+                return figures
             if rows is not None:
                 # rows of its device's blocks where it keeps their size (`self.page_size =
                 # target.page_size`): that many tokens each
@@ -320,6 +347,8 @@ class PoolEvaluator:
                 counted = [(b[0], n * u, b[2]) for b, n, u in zip(builds, rows[0], units)]
                 figures = measure(counted, host_cls, [], roles.layers(host_cls))
                 note = f"; per row (the host names no token count: its rows, {rows[1]}"
+                if scaled:
+                    note = f"; per row (its rows are {scaled} times its device's: {rows[1]}"
                 note += f"{unit_note})"
                 return {
                     n: replace(f, arithmetic=f.arithmetic + note) if f.resolved else f

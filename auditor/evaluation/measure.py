@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.dtypes import dtype_name, itemsize
-from auditor.frontend.behaviour import says_tokens_per_block
+from auditor.frontend.behaviour import ROWS_OF_BLOCKS, says_tokens_per_block
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.values import Instance, Tensor, Unknown, UnknownAllocation, is_unknown
 from auditor.location import Location
@@ -370,9 +370,7 @@ def _fits(totals: list[int], counts: list[tuple[int, int]], a: int, b: int) -> b
     )
 
 
-_IN_BLOCKS = re.compile(
-    r"(block|page|chunk)(s|_num|_count|_cnt)?$", re.IGNORECASE
-)  # rows of several tokens
+_IN_BLOCKS = ROWS_OF_BLOCKS  # rows of several tokens (behaviour.py)
 
 
 def _per_held_row(

@@ -34,7 +34,8 @@ _TOKEN_HINT = re.compile(
 # a count of blocks or pages (`num_blocks`, `host_pages`, LightLLM's `page_num`), not of tokens
 _COUNTS_BLOCKS = re.compile(r"(block|page)(s|_num|_count|_cnt)$")
 # a count of rows of several tokens each, as measure.py divides a held row by its tokens
-_ROWS_OF_BLOCKS = re.compile(r"(block|page|chunk)(s|_num|_count|_cnt)?$", re.IGNORECASE)
+# a count of rows of several tokens each (`num_pages`, `block_cnt`); measure.py reads it too
+ROWS_OF_BLOCKS = re.compile(r"(block|page|chunk)(s|_num|_count|_cnt)?$", re.IGNORECASE)
 UNSAID_BLOCK = "block size"  # a pool counted in blocks whose size no name of it gives
 _LAYER_HINT = re.compile(r"(layers?$|^layer_ids$|^layer_num$|^depth$|num_layer)")
 # names that say they count something else than tokens: never a token count unless the pack
@@ -2439,7 +2440,7 @@ def _tokens_along(
             evidence = f"tokens along self.{attribute}"
             kept = None  # pages of a size it keeps (`self.page_size = gpu.page_size`); a
             # budget's rows are measured as held (measure.py), whatever they are
-            if budgets and block_candidates - {attribute} and not _ROWS_OF_BLOCKS.search(attribute):
+            if budgets and block_candidates - {attribute} and not ROWS_OF_BLOCKS.search(attribute):
                 # rows of several tokens each (a `chunk_page_size` dimension) under a name that
                 # does not say so (`capacity`): how many tokens a row holds is not said
                 return None
