@@ -230,39 +230,47 @@ def site_kwargs(evaluation: Evaluation, point: PointResult, device: Any) -> dict
     return kwargs
 
 
+def build_device(evaluation: Evaluation, point: PointResult, settings: Settings, tokens, layers):
+    device_cls = load_class(evaluation.device)
+    kwargs = constructor_kwargs(device_cls, point.values, settings)
+    parameters = inspect.signature(device_cls.__init__).parameters
+    kwargs.update({n: tokens for n in settings.token_params if n in parameters})
+    kwargs.update({n: layers for n in settings.layer_params if n in parameters})
+    return device_cls(**kwargs)
+
+
+def build_host(evaluation: Evaluation, point: PointResult, settings: Settings, device: Any) -> Any:
+    """The host as the auditor built it beside `device`: declared, by running its site, from
+    the site's arguments, or from the config and the device."""
+    host_cls = load_class(evaluation.host)
+    if declared_host(evaluation):
+        return build_declared_host(device, host_cls)
+    if _run_site(evaluation):
+        return run_site_for_real(evaluation, point, device, host_cls)
+    if evaluation.site is not None:
+        kwargs = site_kwargs(evaluation, point, device)
+        parameters = inspect.signature(host_cls.__init__).parameters
+        kwargs.update(
+            {n: v for n, v in (("device", "meta"), ("pin_memory", False)) if n in parameters}
+        )
+        return host_cls(**kwargs)
+    kwargs = constructor_kwargs(host_cls, point.values, settings)
+    parameters = inspect.signature(host_cls.__init__).parameters
+    [device_param] = [n for n in settings.device_pool_params if n in parameters]
+    kwargs[device_param] = device
+    return host_cls(**kwargs)
+
+
 def build_point(
     evaluation: Evaluation, point: PointResult, settings: Settings
 ) -> tuple[list[tuple[Any, int, int]], list[tuple[Any, int, int]]]:
-    device_cls = load_class(evaluation.device)
-    host_cls = load_class(evaluation.host) if evaluation.host is not None else None
     (t1, t2), (l1, l2) = settings.token_counts, settings.layer_counts
     device_builds, host_builds = [], []
     for tokens, layers in ((t1, l1), (t2, l1), (t1, l2), (t2, l2)):
-        kwargs = constructor_kwargs(device_cls, point.values, settings)
-        parameters = inspect.signature(device_cls.__init__).parameters
-        kwargs.update({n: tokens for n in settings.token_params if n in parameters})
-        kwargs.update({n: layers for n in settings.layer_params if n in parameters})
-        device = device_cls(**kwargs)
+        device = build_device(evaluation, point, settings, tokens, layers)
         device_builds.append((device, tokens, layers))
-        if host_cls is not None and declared_host(evaluation):
-            host_builds.append((build_declared_host(device, host_cls), tokens, layers))
-        elif host_cls is not None and _run_site(evaluation):
-            host_builds.append(
-                (run_site_for_real(evaluation, point, device, host_cls), tokens, layers)
-            )
-        elif host_cls is not None and evaluation.site is not None:
-            kwargs = site_kwargs(evaluation, point, device)
-            parameters = inspect.signature(host_cls.__init__).parameters
-            kwargs.update(
-                {n: v for n, v in (("device", "meta"), ("pin_memory", False)) if n in parameters}
-            )
-            host_builds.append((host_cls(**kwargs), tokens, layers))
-        elif host_cls is not None:
-            kwargs = constructor_kwargs(host_cls, point.values, settings)
-            parameters = inspect.signature(host_cls.__init__).parameters
-            [device_param] = [n for n in settings.device_pool_params if n in parameters]
-            kwargs[device_param] = device
-            host_builds.append((host_cls(**kwargs), tokens, layers))
+        if evaluation.host is not None:
+            host_builds.append((build_host(evaluation, point, settings, device), tokens, layers))
     return device_builds, host_builds
 
 
@@ -387,10 +395,12 @@ def oracle(
                         device(**kwargs)
                     continue
                 if point.infeasible is not None:
-                    # the host refuses this point (a layout it does not move), for real too;
-                    # the device alone builds there
+                    # the host refuses this point (a layout it does not move), for real too:
+                    # the device builds there, and the host's constructor raises
+                    assert evaluation.host is not None and not _run_site(evaluation), point
+                    device = build_device(evaluation, point, settings, 16, 2)
                     with pytest.raises((AssertionError, ValueError, NotImplementedError)):
-                        build_point(evaluation, point, settings)
+                        build_host(evaluation, point, settings, device)
                     continue
                 assert point.failure is None and point.infeasible is None, point
                 device_builds, host_builds = build_point(evaluation, point, settings)

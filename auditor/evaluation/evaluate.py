@@ -143,24 +143,32 @@ def _after_build(interpreter: Interpreter, pool: Instance) -> None:
         hook(interpreter, pool, looks_like_buffer)
 
 
-# a factor a host's rows are computed with (`int(store.slots * cfg.host_ratio)`)
+# a factor a host's rows are computed with, by a name saying it sizes the host's tier
+# (`host_ratio`, `hicache_ratio`, `host_to_device_ratio`, `swap_factor`); never a factor of
+# what a row holds (`kv_factor`, a GQA group factor), which only a name could tell apart
 _RATIO = re.compile(r"(^|_)(ratio|factor|multiplier)s?$", re.IGNORECASE)
+_TIER = re.compile(r"(^|_)(host|cpu|swap|offload|spill|hicache|tier|mirror)(_|$)", re.IGNORECASE)
 
 
 def _scaled_rows(roles: RoleBook, host_cls: ClassInfo) -> str | None:
-    """The ratio a host's leading dimension multiplies its device's token count by, read off
-    the name it has (`self.slots = int(store.slots * cfg.host_ratio)`): such a host holds
-    that many rows per device token, each a token, and is measured per row it holds (as
-    SGLang's hosts are, by the `size` they keep), not per device token. None otherwise."""
+    """The ratio a host's own row count multiplies its device's token count by
+    (`self.slots = int(store.slots * cfg.host_ratio)`, then `(self.slots, ...)` in a shape,
+    in any position): such a host holds that many rows per device token, each a token, and
+    is measured per row it holds (as SGLang's hosts are, by the `size` they keep), not per
+    device token. A product written into the shape itself is not such a count. None
+    otherwise."""
     inferred = roles.inferred(host_cls)
     facts = roles.facts(host_cls)
     if inferred is None or inferred.tokens is None or inferred.block or facts is None:
         return None
-    for dims in facts.shapes:
-        first = next((dim for dim in dims if dim), frozenset())
-        if inferred.tokens in first:
+    for dims, keys in zip(facts.shapes, facts.shape_keys):
+        for dim, key in zip(dims, keys):
+            if inferred.tokens not in dim or not (key or "").startswith("self."):
+                continue
             ratios = sorted(
-                n for n in first - facts.divisors if _RATIO.search(n.rpartition(".")[2])
+                n
+                for n in dim - facts.divisors
+                if _RATIO.search(last := n.rpartition(".")[2]) and _TIER.search(last)
             )
             if ratios:
                 return ratios[0]
