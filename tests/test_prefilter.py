@@ -68,6 +68,26 @@ def test_files_without_a_pool_parameter_are_left_out(text):
 @pytest.mark.parametrize(
     "text",
     [
+        # a layer count read off a config dict, second: a token-major mirror
+        'self.kv = torch.empty(\n    (tokens, cfg["num_layers"], heads, 2 * cfg["head_dim"]),\n)\n',
+        'self.kv = torch.zeros((cfg["n_layers"], slots, heads, dim))\n',
+        # made by a template tensor's method, four dimensions written out
+        "self.k = proto.new_empty(n_layers, n_pages, heads, dim)\n",
+        "self.k = like.new_zeros((self.num_layers, tokens, width))\n",
+    ],
+    ids=["dict-key-second", "dict-key-first", "new-empty-four", "new-zeros-layers"],
+)
+def test_allocations_per_layer_of_other_spellings_are_kept(text):
+    assert may_matter(source(text), [])
+
+
+def test_a_small_allocation_of_dict_keys_is_left_out():
+    assert not may_matter(source('self.w = torch.empty((cfg["rows"], cfg["cols"]))\n'), [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "class W(KVPool):\n    pass\n",
         "class W(\n    Base,\n    KVPool,\n):\n    pass\n",
         "class W(pools.KVPool, metaclass=abc.ABCMeta):\n    pass\n",

@@ -149,6 +149,11 @@ BUGGY = {
     # `k_bufs` beside `k_cache`); group scales of none at a head narrower than a group
     "probe38/r05": {("LA001", "k_scale"), ("LA001", "v_scale")},
     "probe38/r07": {("LA001", "v_bufs")},
+    # a staging buffer sized without the rope dims of its latent arena (a uint8 arena viewed
+    # as bf16: the view keeps its bytes)
+    "probe39/r02": {("LA001", "latent")},
+    # pages made by a template tensor's `new_empty`, the host sized without the TP split
+    "probe39/r08": {("LA001", "key_pages"), ("LA001", "value_pages")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -194,6 +199,12 @@ CORRECT = [
     "probe34/r08",
     "probe35/r01",  # a swap space of a GiB budget beside its cache, built from one config
     "probe35/r03",  # a transfer buffer of raw bytes, both over the ids a layout object lists
+    # K|V interleaved in one slab of `torch.empty_strided`, its token-major mirror counting its
+    # layers by a key of a config dict, second
+    "probe39/r05",
+    # a torch module's registered conv/SSM state buffers beside a stash naming the SSM state
+    # its "temporal" state
+    "probe39/r01",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -260,6 +271,7 @@ CHECKS = sorted(
         "probe36",
         "probe37",
         "probe38",
+        "probe39",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

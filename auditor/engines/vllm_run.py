@@ -97,6 +97,10 @@ class PathInterpreter(Interpreter):
         super().__init__(index, point, limits, state)
         self.config_getters = config_getters  # `get_current_vllm_config()`: the config
         self.reads = reads  # attribute path -> dimension name (or a fixed value key)
+        # the paths with a read below them (`model_config` of `model_config.dtype`)
+        self._sections = frozenset(
+            key[:at] for key in reads for at, char in enumerate(key) if char == "."
+        )
         self.layer_classes = layer_classes
         self._self_attributes: dict[tuple[int, str, str], Any] = {}
         self._partial_depth = 0
@@ -108,8 +112,7 @@ class PathInterpreter(Interpreter):
             return self.point.read(self.reads[path])
         if f"{path}()" in self.reads:
             return ConfigMethod(f"{path}()")
-        prefix = path + "."
-        if any(key.startswith(prefix) for key in self.reads):
+        if path in self._sections:
             return ConfigRef(path)
         return Unknown(f"{path} is not a read of the vllm rule pack", location)
 
@@ -396,13 +399,22 @@ def path_to(root: cst.CSTNode, target: cst.CSTNode) -> list | None:
 
 
 def _search(root: cst.CSTNode, target: cst.CSTNode) -> list | None:
-    stack: list[tuple[cst.CSTNode, list]] = [(root, [])]
+    """Depth first, each node's parent remembered (a trail copied per child was quadratic in
+    a long `__init__`); the path without the function itself and its IndentedBlock."""
+    parents: dict[int, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [root]
     while stack:
-        node, trail = stack.pop()
+        node = stack.pop()
         if node is target:
-            return trail[2:] + [node]  # drop the function itself and its IndentedBlock
+            trail = []
+            while node is not root:
+                node = parents[id(node)]
+                trail.append(node)
+            trail.reverse()
+            return trail[2:] + [target]
         for child in node.children:
-            stack.append((child, trail + [node]))
+            parents[id(child)] = node
+            stack.append(child)
     return None
 
 

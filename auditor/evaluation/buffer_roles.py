@@ -19,10 +19,13 @@ _ROLES = {"k": "k", "key": "k", "keys": "k", "v": "v", "value": "v", "values": "
 _PLACE = frozenset(
     "host device gpu cpu cuda swap pinned buf bufs buffer buffers cache caches cached row rows l "
     "layer layers pool data page pages block blocks tensor tensors mirror snapshot store "
-    "storage states staging per of by all draft target view views region regions arena slab slabs "
+    "storage state states staging per of by all draft target view views region regions arena slab slabs "
     "wire spill offload shadow transfer remote local peer send recv primary secondary tier".split()
 )
 _SCALES = frozenset("scale scales zero zeros sz".split())
+# one storage said two ways: a Mamba layer's SSM state is its "temporal" state (SGLang's
+# `temporal`, vLLM's `ssm_state`)
+_SAME = {"temporal": "ssm", "recurrent": "ssm"}
 # said of a storage holding the whole cache (K and V together), where no name says K or V
 _WHOLE = frozenset("kv bufs".split())
 
@@ -55,7 +58,7 @@ def whole_role(name: str) -> frozenset[str] | None:
     found = words(name)
     if any(w in _ROLES for w in found):
         return None
-    rest = {"scale" if w in _SCALES else w for w in found}
+    rest = {"scale" if w in _SCALES else _SAME.get(w, w) for w in found}
     return frozenset(rest - _PLACE - _WHOLE)
 
 

@@ -19,6 +19,7 @@ import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from auditor.frontend import walk
 from auditor.frontend.desugar import desugared
@@ -26,6 +27,7 @@ from auditor.frontend.desugar import desugared
 ALLOCATORS = frozenset(
     {"zeros", "empty", "ones", "full", "randn", "rand", "empty_strided", "randint", "tensor"}
 )
+TENSOR_ALLOCATORS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full"})
 # names that say "a count of tokens" / "of layers" / "tokens per block"; hints for ties only
 _TOKEN_HINT = re.compile(
     r"(^size$|tokens?$|capacity$|blocks$|pages$|slots$|cells$|rows$|entries$|(pool|cache|buffer)_size$"
@@ -70,6 +72,37 @@ _COUNT_TYPES = {"int", "Optional[int]", "int | None", "None | int"}
 _WALKS: list[dict[int, tuple[ast.AST, list[ast.AST]]]] = []
 
 
+_ATOMIC = frozenset({type(None), bool, int, float, complex, str, bytes, type(Ellipsis)})
+
+
+def _copy_tree(node: Any, memo: dict | None = None) -> Any:
+    """`copy.deepcopy(node)` of a syntax tree, without deepcopy's generic dispatch (it took
+    5 s of vLLM 0.33's catalog): each node made as deepcopy makes it (`type(node)()`, then its
+    `__dict__` copied), lists copied, atomic values kept, an object met twice (CPython's
+    shared `Load()`) copied once; anything else goes to deepcopy itself, with the same memo."""
+    if memo is None:
+        memo = {}
+    found = memo.get(id(node))
+    if found is not None:
+        return found
+    kind = type(node)
+    if kind is list:
+        copied: Any = []
+        memo[id(node)] = copied
+        copied.extend([v if type(v) in _ATOMIC else _copy_tree(v, memo) for v in node])
+        return copied
+    if isinstance(node, ast.AST):
+        copied = kind.__new__(kind)  # (calling it warns from 3.13 on)
+        memo[id(node)] = copied
+        fields = copied.__dict__
+        for name, v in node.__dict__.items():
+            fields[name] = v if type(v) in _ATOMIC else _copy_tree(v, memo)
+        return copied
+    if kind in _ATOMIC:
+        return node
+    return copy.deepcopy(node, memo)
+
+
 def _walk(node: ast.AST) -> list[ast.AST]:
     """`ast.walk(node)` in its order; memoized inside read_facts."""
     if not _WALKS:
@@ -88,7 +121,12 @@ def _walk(node: ast.AST) -> list[ast.AST]:
 # `(depth, 2, tokens, heads, dim)`). Narrow on purpose: most model files allocate tensors in
 # an `__init__` (0.5.23: 60 files match, 506 call a torch allocator).
 _ALLOC = rb"torch\.(?:zeros|empty|ones|full|randn|rand|empty_strided|randint|tensor)\s*\("
-_TERM = rb"[\w.]+(?:\s*[-+*/]+\s*[\w.]+)?"  # a dimension: a name, or one operation on two
+_NEW = rb"\.new_(?:empty|zeros|ones|full)\s*\("  # `proto.new_empty(shape)`
+# a dimension: a name (or a key of one, `cfg["head_dim"]`), or one operation on two
+_NAME = rb"[\w.]+(?:\[[^\]\n]{1,40}\])?"
+_TERM = _NAME + rb"(?:\s*[-+*/]+\s*" + _NAME + rb")?"
+# a name saying layers, maybe a key of a config dict (`cfg["num_layers"]`)
+_LAYERS = rb"[\w.(\[\"']*(?i:layer|depth)"
 # a function defined inside a method (indented twice) only returning an allocation (`def
 # alloc(shape, dtype): return torch.empty((self.num_blocks,) + shape, ...)`), which per-layer
 # lists call (local_allocators); a method returning one (`def _empty(self)`) is not such
@@ -97,9 +135,16 @@ PER_LAYER_BYTES = re.compile(
     rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
     # or over another list (`[torch.empty((n, r)) for r in self.row_bytes]`, a device's rows)
     rb"|\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+[\w.]+\s*\]"
-    rb"|\.append\(\s*" + _ALLOC + rb"|" + _ALLOC + rb"\s*\(?\s*(?:len\(\s*)?[\w.]*(?i:layer|depth)"
+    rb"|\.append\(\s*"
+    + _ALLOC
+    + rb"|"
+    + _ALLOC
+    + rb"\s*\(?\s*(?:len\(\s*)?"
+    + _LAYERS
     # or a dict of allocations, one per item (`{lid: torch.zeros(...) for lid in ids}`)
-    rb"|\{\s*\w+\s*:\s*" + _ALLOC + rb"[^{}]*?\bfor\s+\w+\s+in\b"
+    + rb"|\{\s*\w+\s*:\s*"
+    + _ALLOC
+    + rb"[^{}]*?\bfor\s+\w+\s+in\b"
     # or a shape helper's call given a layer count first (`torch.empty(kv_shape(cfg.n_layers,`)
     rb"|" + _ALLOC + rb"\s*[\w.]+\(\s*[\w.]*(?i:layer|depth)"
     # or of its own method's allocations (`[self._alloc(self._k_shape()) for _ in range(n)]`,
@@ -110,13 +155,28 @@ PER_LAYER_BYTES = re.compile(
     rb"|\.append\(\s*[\w.]+(?:\[[^\]\n]*\])?\.view\("
     # or a part of a region viewed into a buffer (`self.k = (self.buf.narrow(0, o, n).view(`)
     rb"|self\.\w+\s*=\s*\(?\s*self\.\w+\s*(?:\[[^\]\n]*\]|\.narrow\([^\n]*?\))\s*\.view\("
-    rb"|" + _ALLOC + rb"\s*\(?\s*" + rb"\s*,\s*".join([_TERM] * 4) + rb"\s*[,)]"
+    rb"|(?:"
+    + _ALLOC
+    + rb"|"
+    + _NEW
+    + rb")\s*\(?\s*"
+    + rb"\s*,\s*".join([_TERM] * 4)
+    + rb"\s*[,)]"
+    # (a tensor's `new_empty` given a layer count first, as torch's allocators above)
+    + rb"|"
+    + _NEW
+    + rb"\s*\(?\s*(?:len\(\s*)?[\w.]*(?i:layer|depth)"
     # or a layer dimension second or third (`torch.empty((self.num_pages, self.num_layers,
     # *row))`: a page-major tier)
-    rb"|" + _ALLOC + rb"\s*\(?\s*(?:[\w.]+\s*,\s*){1,2}[\w.(]*(?i:layer|depth)"
+    rb"|"
+    + _ALLOC
+    + rb"\s*\(?\s*(?:"
+    + _NAME
+    + rb"\s*,\s*){1,2}"
+    + _LAYERS
     # a shape kept or returned before it is allocated, naming layers in its first three
     # dimensions (`shape = (self.num_pages, self.num_layers, ...)`, `return [n_layers, ...]`)
-    rb"|(?:return|=)[ \t]*[(\[][ \t]*(?:[\w.]+[ \t]*,[ \t]*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
+    + rb"|(?:return|=)[ \t]*[(\[][ \t]*(?:[\w.]+[ \t]*,[ \t]*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
     rb"[ \t]*,"
     rb"|\][ \t]*=[ \t]*"
     + _ALLOC  # `self.k[name] = torch.empty(...)` in a loop over layers
@@ -125,7 +185,9 @@ PER_LAYER_BYTES = re.compile(
     # a list mapped (`list(map(self._alloc, caps))`, `map(alloc, repeat(shape, n))`), or an
     # allocator bound to a name (`alloc = lambda s: torch.empty(s, ...)`): desugar.py
     + rb"|\bmap\(\s*(?:lambda\b|[\w.]+\s*,)"
-    + rb"|\w+\s*=\s*lambda\b[^:\n]*:\s*"
+    # (one word character before the `=`, not `\w+`: the same files match, without trying
+    # every start inside every identifier, which took 3.6 s over vLLM 0.33's 50 MB)
+    + rb"|\w\s*=\s*lambda\b[^:\n]*:\s*"
     + _ALLOC,
     re.DOTALL,
 )
@@ -302,7 +364,14 @@ def _is_allocation(node: ast.AST) -> bool:
         return False
     name = _dotted(node.func) or ""
     head, _, last = name.rpartition(".")
-    return head == "torch" and last in ALLOCATORS
+    if head == "torch" and last in ALLOCATORS:
+        return True
+    # `proto.new_empty(shape)`: made by a tensor's method, of that tensor's dtype
+    return (
+        isinstance(node.func, ast.Attribute)
+        and node.func.attr in TENSOR_ALLOCATORS
+        and bool(node.args or node.keywords)
+    )
 
 
 def _is_flat_allocation(node: ast.AST) -> bool:
@@ -1238,7 +1307,7 @@ class _Substitute(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if isinstance(node.ctx, ast.Load) and node.id in self.given:
-            return ast.copy_location(copy.deepcopy(self.given[node.id]), node)
+            return ast.copy_location(_copy_tree(self.given[node.id]), node)
         return node
 
     def visit_Tuple(self, node: ast.Tuple) -> ast.AST:
@@ -1294,7 +1363,7 @@ def inlined(helper: ast.FunctionDef, given: dict) -> ast.FunctionDef | None:
             by_name[name] = value
     if not by_name:
         return None
-    copied = _Substitute(by_name).visit(copy.deepcopy(helper))
+    copied = _Substitute(by_name).visit(_copy_tree(helper))
     return copied  # type: ignore[no-any-return]
 
 
@@ -1326,7 +1395,7 @@ def _inlining(functions: list[ast.AST], helpers: dict[str, ast.FunctionDef]) -> 
             isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in helpers
             for n in _walk(function)
         ):
-            function = _CallsInlined(helpers).visit(copy.deepcopy(function))
+            function = _CallsInlined(helpers).visit(_copy_tree(function))
         found.append(function)
     return found
 
@@ -1381,8 +1450,8 @@ def _first_of_shapes(function: ast.FunctionDef) -> ast.FunctionDef | None:
     given = _given_locals(body[:before]) if before is not None else None
     if given is None:
         return None
-    value = _Substitute(given).visit(copy.deepcopy(tuples[0]))
-    copied = copy.deepcopy(function)
+    value = _Substitute(given).visit(_copy_tree(tuples[0]))
+    copied = _copy_tree(function)
     copied.body = [ast.copy_location(ast.Return(value=value), returns[0])]
     return copied
 
@@ -1445,7 +1514,7 @@ def _returned_by(function: ast.FunctionDef, call: ast.Call, skip: int) -> ast.ex
         given[0] = receiver  # `primary.block_shape(n, b)`: its `self` is `primary`
     copied = inlined(function, given) if given else None
     value = _single_return(copied if copied is not None else function)
-    return copy.deepcopy(value) if value is not None else None
+    return _copy_tree(value) if value is not None else None
 
 
 class _CallsInlined(ast.NodeTransformer):
@@ -1494,7 +1563,7 @@ def shape_methods(
     found = []
     for function in functions:
         if any(_shape_call(n, shapes) or _plain_call(n, plain) for n in _walk(function)):
-            function = _ShapesInlined(shapes, plain).visit(copy.deepcopy(function))
+            function = _ShapesInlined(shapes, plain).visit(_copy_tree(function))
         found.append(function)
     return found
 
@@ -1525,8 +1594,8 @@ def _locals_written_out(function: ast.FunctionDef) -> ast.FunctionDef | None:
     given = _given_locals(body[:-1])
     if given is None:
         return None
-    value = _Substitute(given).visit(copy.deepcopy(body[-1].value))
-    copied = copy.deepcopy(function)
+    value = _Substitute(given).visit(_copy_tree(body[-1].value))
+    copied = _copy_tree(function)
     copied.body = [ast.copy_location(ast.Return(value=value), body[-1])]
     return copied
 
@@ -1553,7 +1622,7 @@ def _given_locals(statements: list[ast.stmt]) -> dict[str, ast.expr] | None:
             for name, item in items:
                 if not isinstance(name, ast.Name) or name.id in given:
                     return None
-                given[name.id] = _Substitute(dict(given)).visit(copy.deepcopy(item))
+                given[name.id] = _Substitute(dict(given)).visit(_copy_tree(item))
     return given
 
 
@@ -1658,7 +1727,7 @@ def keys_as_attributes(functions: list[ast.AST]) -> list[ast.AST]:
     found = []
     for function in functions:
         if any(_string_key(n) for n in _walk(function)):
-            function = _KeysAsAttributes(sectioned).visit(copy.deepcopy(function))
+            function = _KeysAsAttributes(sectioned).visit(_copy_tree(function))
         found.append(function)
     return found
 
@@ -1734,7 +1803,7 @@ def objects_as_parameters(
                     if path is not None and key is not None and key not in roots:
                         aliases.setdefault(key, path)
     rewriter = _ObjectAttributes(aliases)
-    copies = [rewriter.visit(copy.deepcopy(function)) for function in functions]
+    copies = [rewriter.visit(_copy_tree(function)) for function in functions]
     seen = {p.name for p in params}
     added: list[Param] = []
     for function in copies:

@@ -1,9 +1,10 @@
-"""Spellings of a loop rewritten to the one the behaviour reader follows: a comprehension.
+"""Spellings rewritten to the ones the behaviour reader follows: a comprehension, an attribute.
 
 `list(map(alloc, itertools.repeat(shape, n)))`, `list(map(self._alloc, capacities))` and
 `alloc = lambda shape: torch.empty(shape, ...)` allocate exactly as `[alloc(shape) for _ in
 range(n)]`, `[self._alloc(c) for c in capacities]` and a local `def alloc(shape): return
-...` do. Pool recognition (behaviour.py) reads comprehensions and local functions; these
+...` do, and `self.register_buffer("k", t)` (a torch module's buffer) sets `self.k = t`. Pool
+recognition (behaviour.py) reads comprehensions, local functions and attributes; these
 rewrites let it read the other spellings as the same code, without a second set of rules. Only
 recognition reads the rewritten copies: the interpreter runs the code as written (`map` and
 `itertools.repeat` are modelled in interpret/library.py).
@@ -78,6 +79,11 @@ class _Renamed(ast.NodeTransformer):
 
 
 class _Desugared(ast.NodeTransformer):
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        registered = _registered(node)
+        return registered if registered is not None else node
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
         # `list(map(...))`, `tuple(map(...))`: the list the comprehension makes
@@ -113,11 +119,36 @@ class _Desugared(ast.NodeTransformer):
         return node
 
 
+def _registered(node: ast.AST) -> ast.Assign | None:
+    """`self.register_buffer("conv_state", torch.zeros(...), persistent=False)` (a torch
+    module's buffer) as `self.conv_state = torch.zeros(...)`, which is what it sets."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+        return None
+    call = node.value
+    func = call.func
+    if not (
+        isinstance(func, ast.Attribute)
+        and func.attr == "register_buffer"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+    ):
+        return None
+    given = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    name = call.args[0] if call.args else given.get("name")
+    value = call.args[1] if len(call.args) > 1 else given.get("tensor")
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or value is None:
+        return None
+    target = ast.Attribute(ast.Name("self", ast.Load()), name.value, ast.Store())
+    return ast.copy_location(ast.Assign([target], value), node)
+
+
 def _has_sugar(function: ast.AST) -> bool:
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and _dotted(node.func) == "map":
             return True
         if isinstance(node, ast.Assign) and _plain_lambda(node.value):
+            return True
+        if _registered(node) is not None:
             return True
     return False
 

@@ -619,7 +619,7 @@ def _getattr(args: list, kwargs: dict, ctx: CallContext):
     return found
 
 
-def _setattr(args: list, kwargs: dict, ctx: CallContext):
+def set_attribute(args: list, kwargs: dict, ctx: CallContext):
     """`setattr(self, name, torch.empty(...))` in a loop over a table of buffers: the
     attribute set, as `self.<name> = ...` sets it. A name not known makes the object
     incomplete (what it holds may be set on that path), never guessed."""
@@ -765,7 +765,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.isinstance": _isinstance,
     "builtins.hasattr": _hasattr,
     "builtins.getattr": _getattr,
-    "builtins.setattr": _setattr,
+    "builtins.setattr": set_attribute,
     "builtins.type": _type,
     "builtins.callable": _callable,
     "builtins.tuple": _to_tuple,

@@ -252,6 +252,8 @@ class Interpreter(Namespaces, Statements, Operators):
             if found is not ABSENT:
                 return found
         if cls.has_opaque_base():
+            if name == "register_buffer" and isinstance(receiver, Instance):
+                return BoundBuiltin(receiver, name)  # a torch module's (methods.py)
             return Unknown(
                 f"{name!r} may come from a base class outside the audited tree",
                 location,

@@ -7,10 +7,19 @@ from typing import Any
 from auditor import dtypes
 from auditor.interpret import environment, lanes
 from auditor.interpret.expressions import tensor_view
-from auditor.interpret.library import CallContext, first_unknown, numel, shape_of, unbind
+from auditor.interpret.library import (
+    CallContext,
+    allocate,
+    first_unknown,
+    numel,
+    set_attribute,
+    shape_of,
+    unbind,
+)
 from auditor.interpret.values import (
     LANES_ACTIVE,
     BoundBuiltin,
+    Instance,
     RuntimeObject,
     Tensor,
     Unknown,
@@ -90,6 +99,8 @@ def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext
                 lambda a, k: _tensor_method(a[0], name, a[1:], k, ctx), [receiver, *args], kwargs
             )
         return _tensor_method(receiver, name, args, kwargs, ctx)
+    if isinstance(receiver, Instance) and name == "register_buffer":
+        return _register_buffer(receiver, args, kwargs, ctx)
     unknown = first_unknown(args)
     if isinstance(receiver, list) and name in _LIST_METHODS:
         if name in ("append", "insert", "extend") and unknown is None:
@@ -127,9 +138,29 @@ def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext
     return ctx.unknown(f"method {type(receiver).__name__}.{name}() is not modelled")
 
 
+def _register_buffer(receiver: Instance, args: list, kwargs: dict, ctx: CallContext) -> Any:
+    """`self.register_buffer("conv_state", torch.zeros(...), persistent=False)` of a class
+    deriving from torch's `nn.Module`: the attribute set, as `setattr` sets it."""
+    name = args[0] if args else kwargs.get("name")
+    value = args[1] if len(args) > 1 else kwargs.get("tensor")
+    return set_attribute([receiver, name, value], {}, ctx)
+
+
+# `proto.new_empty(shape)`: a new tensor, of the receiver's dtype and device unless told
+_MADE_LIKE = {
+    "new_empty": "torch.empty",
+    "new_zeros": "torch.zeros",
+    "new_ones": "torch.ones",
+    "new_full": "torch.full",
+}
+
+
 def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: CallContext) -> Any:
     if name in _TENSOR_SAME_BYTES:
         return tensor
+    if name in _MADE_LIKE:
+        made = {"dtype": tensor.dtype, "device": tensor.device, **kwargs}
+        return allocate(_MADE_LIKE[name], args, made, ctx)
     if name == "element_size":
         return dtypes.itemsize(tensor.dtype)
     if name == "numel":

@@ -1,0 +1,1 @@
+"""Prefill side of the disaggregated MLA serving stack."""

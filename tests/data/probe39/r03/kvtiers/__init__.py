@@ -1,0 +1,1 @@
+"""Two-tier (GPU + host) block KV storage."""

@@ -1,0 +1,1 @@
+"""Inference runtime for NAS-pruned decoders with per-block attention widths."""

@@ -1,0 +1,1 @@
+"""Fused K|V storage: keys and values share one trailing dimension."""

@@ -1,0 +1,1 @@
+"""Int8 KV cache runtime with grouped dequantisation scales."""

@@ -1,0 +1,1 @@
+"""Streaming speech-to-text server (encoder-decoder)."""

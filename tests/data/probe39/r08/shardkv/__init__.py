@@ -1,0 +1,1 @@
+"""Paged KV cache for tensor-parallel decode workers."""

@@ -1,0 +1,92 @@
+"""A torch module's buffers (`self.register_buffer("conv_state", torch.zeros(...))`) are what
+it allocates, as `self.conv_state = ...` would be (desugar.py for recognition, methods.py for
+the interpreter); and a mirror naming a Mamba layer's SSM state its "temporal" state holds the
+same storage as `ssm_state` (buffer_roles). Checked on the meta device."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import audit_json, built_by_the_tree, one_pair_verdict, write_tree
+
+STATES = """
+    import torch
+    from torch import nn
+
+
+    class StateCache(nn.Module):
+        def __init__(self, n_layers: int, max_seqs: int, width: int = 256, d_state: int = 16,
+                     conv_dtype=torch.bfloat16, ssm_dtype=torch.float32, device="cuda"):
+            super().__init__()
+            self.register_buffer(
+                "conv_state",
+                torch.zeros((n_layers, max_seqs, width, 4), dtype=conv_dtype, device=device),
+                persistent=False,
+            )
+            self.register_buffer(
+                "ssm_state",
+                torch.zeros((n_layers, max_seqs, width, d_state), dtype=ssm_dtype, device=device),
+            )
+
+
+    class StateStash:
+        def __init__(self, n_layers: int, capacity: int, width: int = 256, d_state: int = 16,
+                     conv_dtype=torch.bfloat16, ssm_dtype=torch.float32, device="cpu"):
+            self.conv = torch.empty((n_layers, capacity, width, 4), dtype=conv_dtype,
+                                    device=device)
+            self.temporal = torch.empty((n_layers, capacity, width, d_state),
+                                        dtype=STASH_DTYPE, device=device)
+
+
+    def build(n_layers=4, max_seqs=64, width=256, d_state=16, conv_dtype=torch.bfloat16,
+              ssm_dtype=torch.float32, device="cuda", stash_device="cpu"):
+        cache = StateCache(n_layers, max_seqs, width, d_state, conv_dtype, ssm_dtype,
+                           device=device)
+        stash = StateStash(n_layers, max_seqs * 4, width, d_state, conv_dtype, ssm_dtype,
+                           device=stash_device)
+        return cache, stash
+"""
+
+
+@pytest.mark.parametrize("stash_dtype, bug", [("ssm_dtype", False), ("conv_dtype", True)])
+def test_module_buffers_beside_a_stash_naming_them_otherwise(
+    tmp_path, capsys, monkeypatch, stash_dtype, bug
+):
+    write_tree(
+        tmp_path,
+        {"ms/__init__.py": "", "ms/states.py": STATES.replace("STASH_DTYPE", stash_dtype)},
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "temporal")} if bug else set())
+    cache, stash = built_by_the_tree(
+        tmp_path, monkeypatch, "ms", "states", "build", device="meta", stash_device="meta"
+    )
+    assert (cache.ssm_state.nbytes // 64 != stash.temporal.nbytes // 256) is bug
+    assert cache.conv_state.nbytes // 64 == stash.conv.nbytes // 256
+
+
+def test_a_registered_buffer_is_measured_as_the_real_one(tmp_path, capsys, monkeypatch):
+    """At each point the finding names, the figures of both sides are the meta tensors' bytes
+    per sequence per layer, built by the tree's own function with that point's dtypes."""
+    import torch
+
+    write_tree(
+        tmp_path,
+        {"ms/__init__.py": "", "ms/states.py": STATES.replace("STASH_DTYPE", "torch.float16")},
+    )
+    report = audit_json(tmp_path, capsys)
+    points = [p for f in report["findings"] for p in f["points"]]
+    assert points
+    for point in points:
+        dtypes = {k: getattr(torch, v) for k, v in point["config"].items()}
+        cache, stash = built_by_the_tree(
+            tmp_path,
+            monkeypatch,
+            "ms",
+            "states",
+            "build",
+            device="meta",
+            stash_device="meta",
+            **dtypes,
+        )
+        real = (stash.temporal.nbytes // (256 * 4), cache.ssm_state.nbytes // (64 * 4))
+        assert real == (point["host_bytes_per_token"], point["device_bytes_per_token"])
