@@ -376,23 +376,14 @@ def oracle(
             for point in evaluation.points:
                 if point.infeasible is not None and _run_site(evaluation):
                     # the function holding the call builds another host class here, for real
-                    device = load_class(evaluation.device)
-                    kwargs = constructor_kwargs(device, point.values, settings)
-                    parameters = inspect.signature(device.__init__).parameters
-                    kwargs.update({n: 16 for n in settings.token_params if n in parameters})
-                    kwargs.update({n: 2 for n in settings.layer_params if n in parameters})
+                    device = build_device(evaluation, point, settings, 16, 2)
                     host_cls = load_class(evaluation.host)
-                    assert run_site_for_real(evaluation, point, device(**kwargs), host_cls) is None
+                    assert run_site_for_real(evaluation, point, device, host_cls) is None
                     continue
                 if point.infeasible is not None and not point.refused_by_host:
                     # the device pool refuses this point (its own assert or raise), for real too
-                    device = load_class(evaluation.device)
-                    kwargs = constructor_kwargs(device, point.values, settings)
-                    parameters = inspect.signature(device.__init__).parameters
-                    kwargs.update({n: 16 for n in settings.token_params if n in parameters})
-                    kwargs.update({n: 2 for n in settings.layer_params if n in parameters})
                     with pytest.raises((AssertionError, ValueError, NotImplementedError)):
-                        device(**kwargs)
+                        build_device(evaluation, point, settings, 16, 2)
                     continue
                 if point.infeasible is not None:
                     # the host refuses this point (a layout it does not move), for real too:
