@@ -5,8 +5,13 @@ same storage as `ssm_state` (buffer_roles). Checked on the meta device."""
 
 from __future__ import annotations
 
+import ast
+import textwrap
+
 import pytest
 from helpers import audit_json, built_by_the_tree, one_pair_verdict, write_tree
+
+from auditor.frontend.behaviour import constructor, infer_roles, methods_of, params_of, read_facts
 
 STATES = """
     import torch
@@ -90,3 +95,42 @@ def test_a_registered_buffer_is_measured_as_the_real_one(tmp_path, capsys, monke
         )
         real = (stash.temporal.nbytes // (256 * 4), cache.ssm_state.nbytes // (64 * 4))
         assert real == (point["host_bytes_per_token"], point["device_bytes_per_token"])
+
+
+def roles_of(source: str):
+    node = ast.parse(textwrap.dedent(source)).body[-1]
+    return infer_roles(read_facts(methods_of(node), params_of(constructor(node))))
+
+
+CODEBOOK = """
+    class Codebook(nn.Module):
+        def __init__(self, dim: int, codebook_size: int, kmeans_iters: int = 10):
+            super().__init__()
+            self.codebook_size = codebook_size
+            self.kmeans_iters = kmeans_iters
+            self.register_buffer("cluster_size", torch.zeros(codebook_size))
+            self.register_buffer("embed", torch.empty(codebook_size, dim))
+
+        def refit(self, samples):
+            for _ in range(self.kmeans_iters):
+                STEP
+            return means
+"""
+
+
+def test_a_scratch_tensor_made_again_each_step_counts_no_layers():
+    """vLLM's mimo_audio codebook: registered buffers, and a k-means loop making a scratch
+    tensor each iteration (bound again in the loop body): no layers, so no pool."""
+    scratch = "means = samples.new_zeros(self.codebook_size, 8)\n                means = means + 1"
+    assert roles_of(CODEBOOK.replace("STEP", scratch)) is None
+
+
+def test_a_tensor_kept_each_step_still_counts_layers():
+    """The same loop keeping what it makes (appended, bound once) is one allocation per step."""
+    kept = "self.layers.append(torch.zeros(self.codebook_size, 8))"
+    source = CODEBOOK.replace("STEP", kept).replace(
+        "self.kmeans_iters = kmeans_iters",
+        "self.layers = []\n            self.kmeans_iters = kmeans_iters",
+    )
+    roles = roles_of(source)
+    assert roles is not None and roles.layers == "kmeans_iters"

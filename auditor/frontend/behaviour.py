@@ -1818,6 +1818,29 @@ def objects_as_parameters(
     return copies, kept + added
 
 
+def _rebound(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of a loop's body binding an allocation to a local the body binds again
+    (`new_means = buckets.new_zeros(k, d)`, then `new_means = new_means / counts`): a scratch
+    tensor the loop computes with, made anew each step, not a buffer kept per step (a pool
+    appends it, or keeps it under a key, and binds it once)."""
+    bound: dict[str, int] = {}
+    for statement in body:
+        if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    bound[target.id] = bound.get(target.id, 0) + 1
+    return [
+        statement
+        for statement in body
+        if isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and bound[statement.targets[0].id] > 1
+        and _is_allocation(statement.value)
+    ]
+
+
 def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> None:
     """Walk a method, keeping the parameters of the `range(...)` loops around each node."""
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
@@ -1834,8 +1857,12 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
     if isinstance(node, ast.For):
         _visit(node.iter, flow, facts, ranges)  # the attributes it reads (`gpu.kv_cache`)
         inner = ranges + [_range_params(node.iter, flow, facts)]
+        scratch = _rebound(node.body)
         for child in node.body:
-            _visit(child, flow, facts, inner)
+            if child in scratch:  # a scratch tensor made again each step: not one per layer
+                _visit(child, flow, facts, ranges)
+            else:
+                _visit(child, flow, facts, inner)
         for child in node.orelse:
             _visit(child, flow, facts, ranges)
         return
