@@ -134,3 +134,13 @@ def test_a_tensor_kept_each_step_still_counts_layers():
     )
     roles = roles_of(source)
     assert roles is not None and roles.layers == "kmeans_iters"
+
+
+def test_a_state_word_alone_names_no_cache():
+    """`conv_state` is the conv storage and `ssm_state` the SSM one, but `k_state`, `v_state`
+    (a linear-attention state) say a state, not the K and V of a cache (a review)."""
+    from auditor.evaluation.buffer_roles import matching
+
+    assert matching(["conv", "temporal"], ["conv_state", "ssm_state"]) is not None
+    assert matching(["k_state", "v_state"], ["k_cache", "v_cache"]) is None
+    assert matching(["kv_state"], ["kv_cache", "kv_scale"]) is None

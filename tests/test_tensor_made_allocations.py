@@ -39,7 +39,12 @@ CACHES = """
 
 @pytest.mark.parametrize(
     "mirror_dtype, bug",
-    [("", False), (", dtype=dtype", False), (", dtype=torch.float32", True)],
+    [
+        ("", False),
+        (", dtype=dtype", False),
+        (", dtype=None", False),  # the receiver's, as torch reads it
+        (", dtype=torch.float32", True),
+    ],
 )
 def test_buffers_made_by_a_tensors_method(tmp_path, capsys, monkeypatch, mirror_dtype, bug):
     source = CACHES.replace("MIRROR_DTYPE", mirror_dtype)

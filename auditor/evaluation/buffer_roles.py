@@ -19,7 +19,7 @@ _ROLES = {"k": "k", "key": "k", "keys": "k", "v": "v", "value": "v", "values": "
 _PLACE = frozenset(
     "host device gpu cpu cuda swap pinned buf bufs buffer buffers cache caches cached row rows l "
     "layer layers pool data page pages block blocks tensor tensors mirror snapshot store "
-    "storage state states staging per of by all draft target view views region regions arena slab slabs "
+    "storage states staging per of by all draft target view views region regions arena slab slabs "
     "wire spill offload shadow transfer remote local peer send recv primary secondary tier".split()
 )
 _SCALES = frozenset("scale scales zero zeros sz".split())
@@ -59,7 +59,10 @@ def whole_role(name: str) -> frozenset[str] | None:
     if any(w in _ROLES for w in found):
         return None
     rest = {"scale" if w in _SCALES else _SAME.get(w, w) for w in found}
-    return frozenset(rest - _PLACE - _WHOLE)
+    said = frozenset(rest - _PLACE - _WHOLE)
+    # `conv_state`, `ssm_state`: the state of what the other word says; `kv_state` alone
+    # (a linear-attention state beside a KV cache) is a state, not the cache
+    return said - {"state"} if len(said) > 1 else said
 
 
 def _either(name: str) -> tuple[str, frozenset[str]] | None:

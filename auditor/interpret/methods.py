@@ -159,7 +159,9 @@ def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: Cal
     if name in _TENSOR_SAME_BYTES:
         return tensor
     if name in _MADE_LIKE:
-        made = {"dtype": tensor.dtype, "device": tensor.device, **kwargs}
+        # (`dtype=None`, `device=None`: the receiver's, as torch reads them)
+        given = {k: v for k, v in kwargs.items() if not (k in ("dtype", "device") and v is None)}
+        made = {"dtype": tensor.dtype, "device": tensor.device, **given}
         return allocate(_MADE_LIKE[name], args, made, ctx)
     if name == "element_size":
         return dtypes.itemsize(tensor.dtype)
