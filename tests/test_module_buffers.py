@@ -144,3 +144,110 @@ def test_a_state_word_alone_names_no_cache():
     assert matching(["conv", "temporal"], ["conv_state", "ssm_state"]) is not None
     assert matching(["k_state", "v_state"], ["k_cache", "v_cache"]) is None
     assert matching(["kv_state"], ["kv_cache", "kv_scale"]) is None
+
+
+REGISTER_FORMS = {
+    "self": 'self.register_buffer("NAME", VALUE)',
+    "super": 'super().register_buffer("NAME", VALUE)',
+    "unbound": 'nn.Module.register_buffer(self, "NAME", VALUE)',
+    "keywords": 'self.register_buffer(name="NAME", tensor=VALUE)',
+}
+
+
+@pytest.mark.parametrize("form", sorted(REGISTER_FORMS))
+def test_each_way_of_registering_a_buffer_sets_the_attribute(form):
+    """The bound, `super()`, unbound and keyword spellings all set `self.NAME`."""
+    from auditor.frontend.desugar import registered_buffer
+
+    source = REGISTER_FORMS[form].replace("NAME", "conv_state").replace("VALUE", "torch.zeros(4)")
+    assign = registered_buffer(ast.parse(source).body[0])
+    assert assign is not None
+    assert ast.unparse(assign) == "self.conv_state = torch.zeros(4)"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'self.register_buffer("", torch.zeros(4))',  # torch refuses an empty name
+        'self.register_buffer("a.b", torch.zeros(4))',  # and a dotted one
+        "self.register_buffer(name, torch.zeros(4))",  # a name not written
+        'other.register_buffer("x", torch.zeros(4))',  # another module's buffer
+        'nn.Module.register_buffer(other, "x", torch.zeros(4))',
+    ],
+)
+def test_a_buffer_registered_otherwise_is_not_rewritten(source):
+    from auditor.frontend.desugar import registered_buffer
+
+    assert registered_buffer(ast.parse(source).body[0]) is None
+
+
+STASH_OF_THE_CACHE = """
+    import torch
+    from torch import nn
+
+
+    class StateCache(nn.Module):
+        def __init__(self, n_layers: int, max_seqs: int, width: int = 256, d_state: int = 16,
+                     conv_dtype=torch.bfloat16, ssm_dtype=torch.float32, device="cuda"):
+            super().__init__()
+            self.register_buffer(
+                "conv_state",
+                torch.zeros((n_layers, max_seqs, width, 4), dtype=conv_dtype, device=device),
+            )
+            super().register_buffer(
+                "ssm_state",
+                torch.zeros((n_layers, max_seqs, width, d_state), dtype=ssm_dtype, device=device),
+            )
+
+
+    class StateStash(nn.Module):
+        def __init__(self, cache: StateCache, capacity: int, d_state: int = 16, device="cpu"):
+            super().__init__()
+            n_layers, _, width, _ = cache.conv_state.shape
+            conv_dtype = cache.conv_state.dtype
+            nn.Module.register_buffer(
+                self, "conv", torch.empty((n_layers, capacity, width, 4), dtype=conv_dtype,
+                                          device=device)
+            )
+            self.register_buffer(
+                "temporal", torch.empty((n_layers, capacity, width, d_state),
+                                        dtype=cache.STASH_STATE.dtype, device=device)
+            )
+
+
+    def build(n_layers=4, max_seqs=64, width=256, d_state=16, conv_dtype=torch.bfloat16,
+              ssm_dtype=torch.float32, device="cuda", stash_device="cpu"):
+        cache = StateCache(n_layers, max_seqs, width, d_state, conv_dtype, ssm_dtype,
+                           device=device)
+        stash = StateStash(cache, max_seqs * 4, d_state, device=stash_device)
+        return cache, stash
+"""
+
+
+@pytest.mark.parametrize("state, bug", [("ssm_state", False), ("conv_state", True)])
+def test_a_stash_registering_buffers_from_the_cache_it_takes_is_a_host(
+    tmp_path, capsys, monkeypatch, state, bug
+):
+    """A module taking the device cache and registering its own buffers (the unbound and
+    `super()` spellings among them) is a host mirror of it, compared buffer by buffer; the
+    meta-device build agrees with the verdict."""
+    write_tree(
+        tmp_path,
+        {
+            "ms/__init__.py": "",
+            "ms/states.py": STASH_OF_THE_CACHE.replace("STASH_STATE", state),
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "temporal")} if bug else set())
+    cache, stash = built_by_the_tree(
+        tmp_path,
+        monkeypatch,
+        "ms",
+        "states",
+        "build",
+        device="meta",
+        stash_device="meta",
+    )
+    assert (cache.ssm_state.nbytes // 64 != stash.temporal.nbytes // 256) is bug
+    assert cache.conv_state.nbytes // 64 == stash.conv.nbytes // 256

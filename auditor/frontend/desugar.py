@@ -81,7 +81,7 @@ class _Renamed(ast.NodeTransformer):
 class _Desugared(ast.NodeTransformer):
     def visit_Expr(self, node: ast.Expr) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
-        registered = _registered(node)
+        registered = registered_buffer(node)
         return registered if registered is not None else node
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
@@ -119,24 +119,34 @@ class _Desugared(ast.NodeTransformer):
         return node
 
 
-def _registered(node: ast.AST) -> ast.Assign | None:
+def registered_buffer(node: ast.AST) -> ast.Assign | None:
     """`self.register_buffer("conv_state", torch.zeros(...), persistent=False)` (a torch
-    module's buffer) as `self.conv_state = torch.zeros(...)`, which is what it sets."""
+    module's buffer) as `self.conv_state = torch.zeros(...)`, which is what it sets; also
+    `super().register_buffer(...)` and `nn.Module.register_buffer(self, ...)`."""
     if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
         return None
     call = node.value
     func = call.func
-    if not (
-        isinstance(func, ast.Attribute)
-        and func.attr == "register_buffer"
-        and isinstance(func.value, ast.Name)
-        and func.value.id == "self"
-    ):
+    if not (isinstance(func, ast.Attribute) and func.attr == "register_buffer"):
+        return None
+    args = list(call.args)
+    receiver = func.value
+    if isinstance(receiver, ast.Call) and _dotted(receiver.func) == "super":
+        pass
+    elif _dotted(receiver) in ("nn.Module", "torch.nn.Module", "Module"):
+        # the unbound method: `self` is its first argument
+        if not (args and isinstance(args[0], ast.Name) and args[0].id == "self"):
+            return None
+        args = args[1:]
+    elif not (isinstance(receiver, ast.Name) and receiver.id == "self"):
         return None
     given = {k.arg: k.value for k in call.keywords if k.arg is not None}
-    name = call.args[0] if call.args else given.get("name")
-    value = call.args[1] if len(call.args) > 1 else given.get("tensor")
+    name = args[0] if args else given.get("name")
+    value = args[1] if len(args) > 1 else given.get("tensor")
+    # (torch refuses an empty name and a dotted one)
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or value is None:
+        return None
+    if not name.value.isidentifier():
         return None
     target = ast.Attribute(ast.Name("self", ast.Load()), name.value, ast.Store())
     return ast.copy_location(ast.Assign([target], value), node)
@@ -148,7 +158,7 @@ def _has_sugar(function: ast.AST) -> bool:
             return True
         if isinstance(node, ast.Assign) and _plain_lambda(node.value):
             return True
-        if _registered(node) is not None:
+        if registered_buffer(node) is not None:
             return True
     return False
 

@@ -741,6 +741,16 @@ def _cdiv(args: list, kwargs: dict, ctx: CallContext):
     return _numeric(lambda a, b: -(-a // b), "cdiv")(args, kwargs, ctx)
 
 
+def register_buffer(args: list, kwargs: dict, ctx: CallContext):
+    """`self.register_buffer("conv_state", torch.zeros(...), persistent=False)` of a class
+    deriving from torch's `nn.Module` (or `nn.Module.register_buffer(self, ...)`): the
+    attribute set, as `setattr` sets it."""
+    module = args[0] if args else None
+    name = args[1] if len(args) > 1 else kwargs.get("name")
+    value = args[2] if len(args) > 2 else kwargs.get("tensor")
+    return set_attribute([module, name, value], {}, ctx)
+
+
 FUNCTIONS: dict[str, Callable] = {
     "builtins.int": _numeric(int, "int"),
     "builtins.float": _numeric(float, "float"),
@@ -766,6 +776,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.hasattr": _hasattr,
     "builtins.getattr": _getattr,
     "builtins.setattr": set_attribute,
+    "torch.nn.Module.register_buffer": register_buffer,
     "builtins.type": _type,
     "builtins.callable": _callable,
     "builtins.tuple": _to_tuple,
@@ -835,7 +846,13 @@ def _checked_prod(args: list, ctx: CallContext):
 # functions whose result does not depend on the numbers lanes hold, given them as they are:
 # run per lane, `getattr` would run a property once per lane (lanes.py)
 _WHATEVER_THE_LANES = frozenset(
-    {"builtins.getattr", "builtins.hasattr", "builtins.callable", "builtins.setattr"}
+    {
+        "builtins.getattr",
+        "builtins.hasattr",
+        "builtins.callable",
+        "builtins.setattr",
+        "torch.nn.Module.register_buffer",  # (sets what it is given, lanes and all)
+    }
 )
 
 

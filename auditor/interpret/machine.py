@@ -308,6 +308,8 @@ class Interpreter(Namespaces, Statements, Operators):
                 return found
         if name == "__init__":
             return ExternalRef("builtins.object.__init__")
+        if name == "register_buffer" and isinstance(receiver, Instance) and cls.has_opaque_base():
+            return BoundBuiltin(receiver, name)  # a torch module's (methods.py)
         return Unknown(f"super().{name} is outside the audited tree", location, Why.OUTSIDE_BASE)
 
     def _member(self, klass: ClassInfo, name: str, location: Location, receiver: Any) -> Any:

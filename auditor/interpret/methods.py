@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from auditor import dtypes
+from auditor.frontend.behaviour import TENSOR_ALLOCATORS
 from auditor.interpret import environment, lanes
 from auditor.interpret.expressions import tensor_view
 from auditor.interpret.library import (
@@ -12,7 +13,7 @@ from auditor.interpret.library import (
     allocate,
     first_unknown,
     numel,
-    set_attribute,
+    register_buffer,
     shape_of,
     unbind,
 )
@@ -100,7 +101,7 @@ def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext
             )
         return _tensor_method(receiver, name, args, kwargs, ctx)
     if isinstance(receiver, Instance) and name == "register_buffer":
-        return _register_buffer(receiver, args, kwargs, ctx)
+        return register_buffer([receiver, *args], kwargs, ctx)
     unknown = first_unknown(args)
     if isinstance(receiver, list) and name in _LIST_METHODS:
         if name in ("append", "insert", "extend") and unknown is None:
@@ -138,21 +139,8 @@ def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext
     return ctx.unknown(f"method {type(receiver).__name__}.{name}() is not modelled")
 
 
-def _register_buffer(receiver: Instance, args: list, kwargs: dict, ctx: CallContext) -> Any:
-    """`self.register_buffer("conv_state", torch.zeros(...), persistent=False)` of a class
-    deriving from torch's `nn.Module`: the attribute set, as `setattr` sets it."""
-    name = args[0] if args else kwargs.get("name")
-    value = args[1] if len(args) > 1 else kwargs.get("tensor")
-    return set_attribute([receiver, name, value], {}, ctx)
-
-
 # `proto.new_empty(shape)`: a new tensor, of the receiver's dtype and device unless told
-_MADE_LIKE = {
-    "new_empty": "torch.empty",
-    "new_zeros": "torch.zeros",
-    "new_ones": "torch.ones",
-    "new_full": "torch.full",
-}
+_MADE_LIKE = {name: "torch." + name.removeprefix("new_") for name in TENSOR_ALLOCATORS}
 
 
 def _tensor_method(tensor: Tensor, name: str, args: list, kwargs: dict, ctx: CallContext) -> Any:

@@ -16,6 +16,7 @@ from auditor.evaluation.matrix import parameter_names
 from auditor.evaluation.measure import looks_like_buffer
 from auditor.evaluation.roles import RoleBook
 from auditor.frontend import walk
+from auditor.frontend.desugar import registered_buffer
 from auditor.frontend.index import ClassInfo
 from auditor.frontend.scope import class_node, cpython_tree
 from auditor.settings import Settings
@@ -124,5 +125,9 @@ def _own_buffer_names(cls: ClassInfo, trees: dict) -> set[str]:
             and (isinstance(item.args[2], _ALLOCATING) or looks_like_buffer(item.args[1].value))
         ):
             names.add(item.args[1].value)
+        elif isinstance(item, ast.Expr) and (buffer := registered_buffer(item)) is not None:
+            # `self.register_buffer("conv_state", t)`: a torch module's buffer
+            if not (isinstance(buffer.value, ast.Constant) and buffer.value.value is None):
+                names.add(buffer.targets[0].attr)  # type: ignore[attr-defined]
     trees[key] = names
     return names

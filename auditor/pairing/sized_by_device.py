@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from auditor.frontend import walk
-from auditor.frontend.behaviour import ALLOCATORS
+from auditor.frontend.behaviour import ALLOCATORS, TENSOR_ALLOCATORS
 from auditor.frontend.index import ClassInfo
 from auditor.frontend.scope import class_node, cpython_tree, def_node
 
@@ -178,20 +178,20 @@ def _sized_by(size: ast.expr, stored: dict) -> bool:
 
 # what allocates a tensor whatever the receiver (`torch.empty`, `T.zeros` of `import torch as
 # T`, `buf.new_empty(...)`, `torch.empty_like(buf)`, `np.zeros`)
-_ALLOCATING = ALLOCATORS | {
-    "new_empty",
-    "new_zeros",
-    "new_ones",
-    "new_full",
-    "new_tensor",
-    "empty_like",
-    "zeros_like",
-    "ones_like",
-    "full_like",
-    "rand_like",
-    "from_numpy",
-    "frombuffer",
-}  # (not `arange`: indices, never storage)
+_ALLOCATING = (
+    ALLOCATORS
+    | TENSOR_ALLOCATORS
+    | {
+        "new_tensor",
+        "empty_like",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "rand_like",
+        "from_numpy",
+        "frombuffer",
+    }
+)  # (not `arange`: indices, never storage)
 # plain functions that never allocate a tensor the host keeps
 _HARMLESS = frozenset(
     "int float str bool len range min max abs sum tuple list dict set frozenset sorted zip "
