@@ -74,8 +74,10 @@ def test_files_without_a_pool_parameter_are_left_out(text):
         # made by a template tensor's method, four dimensions written out
         "self.k = proto.new_empty(n_layers, n_pages, heads, dim)\n",
         "self.k = like.new_zeros((self.num_layers, tokens, width))\n",
+        # a dict of allocations over a table's items, unpacked (`name, (shape, dt)`)
+        "self.t = {\n    n: torch.empty(s, dtype=d)\n    for n, (s, d) in table.items()\n}\n",
     ],
-    ids=["dict-key-second", "dict-key-first", "new-empty-four", "new-zeros-layers"],
+    ids=["dict-key-second", "dict-key-first", "new-empty-four", "new-zeros-layers", "dict-table"],
 )
 def test_allocations_per_layer_of_other_spellings_are_kept(text):
     assert may_matter(source(text), [])

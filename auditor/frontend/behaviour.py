@@ -144,7 +144,7 @@ PER_LAYER_BYTES = re.compile(
     # or a dict of allocations, one per item (`{lid: torch.zeros(...) for lid in ids}`)
     + rb"|\{\s*\w+\s*:\s*"
     + _ALLOC
-    + rb"[^{}]*?\bfor\s+\w+\s+in\b"
+    + rb"[^{}]*?\bfor\s+\w+(?:\s*,\s*\(?[\w\s,]*\)?)?\s+in\b"
     # or a shape helper's call given a layer count first (`torch.empty(kv_shape(cfg.n_layers,`)
     rb"|" + _ALLOC + rb"\s*[\w.]+\(\s*[\w.]*(?i:layer|depth)"
     # or of its own method's allocations (`[self._alloc(self._k_shape()) for _ in range(n)]`,
