@@ -76,8 +76,23 @@ def test_files_without_a_pool_parameter_are_left_out(text):
         "self.k = like.new_zeros((self.num_layers, tokens, width))\n",
         # a dict of allocations over a table's items, unpacked (`name, (shape, dt)`)
         "self.t = {\n    n: torch.empty(s, dtype=d)\n    for n, (s, d) in table.items()\n}\n",
+        # a flat byte region viewed as a dtype, then as a shape naming layers
+        "self.kv = self.raw.view(spec.dtype).view(\n    n_blocks, spec.num_layers, 2, width\n)\n",
+        # a shape written one dimension a line
+        "shape = (\n    opts.num_layers,\n    opts.num_pages,\n)\n",
+        # an allocator bound by `functools.partial`
+        "zeros = functools.partial(torch.zeros, device=device)\n",
     ],
-    ids=["dict-key-second", "dict-key-first", "new-empty-four", "new-zeros-layers", "dict-table"],
+    ids=[
+        "dict-key-second",
+        "dict-key-first",
+        "new-empty-four",
+        "new-zeros-layers",
+        "dict-table",
+        "region-viewed",
+        "shape-lines",
+        "partial",
+    ],
 )
 def test_allocations_per_layer_of_other_spellings_are_kept(text):
     assert may_matter(source(text), [])
@@ -85,6 +100,17 @@ def test_allocations_per_layer_of_other_spellings_are_kept(text):
 
 def test_a_small_allocation_of_dict_keys_is_left_out():
     assert not may_matter(source('self.w = torch.empty((cfg["rows"], cfg["cols"]))\n'), [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "self.w = self.raw.view(torch.int8).view(rows, cols)\n",  # no layers
+        "scale = functools.partial(torch.mul, 2)\n",  # a partial of no allocator
+    ],
+)
+def test_other_views_and_partials_are_left_out(text):
+    assert not may_matter(source(text), [])
 
 
 @pytest.mark.parametrize(

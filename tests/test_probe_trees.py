@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 38, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 40, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -154,6 +154,15 @@ BUGGY = {
     "probe39/r02": {("LA001", "latent")},
     # pages made by a template tensor's `new_empty`, the host sized without the TP split
     "probe39/r08": {("LA001", "key_pages"), ("LA001", "value_pages")},
+    # scales of a pool allocating through `functools.partial(torch.zeros, ...)`, a swap space
+    # keeping one scale column where the pool keeps two
+    "probe40/r02": {("LA001", "k_scales"), ("LA001", "v_scales")},
+    # prefill/decode pools with the shape written one dimension a line: all heads, not a rank's
+    "probe40/r04": {("LA001", "k_buf"), ("LA001", "v_buf")},
+    # a spill area stacking K and V in one flat byte region viewed as `[2, layers, tokens,
+    # ...]`, given the model dtype, beside a store of `k_cache`, `v_cache` given the KV dtype;
+    # both built from `*dims`
+    "probe40/r05": {("LA001", "kv")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -205,6 +214,9 @@ CORRECT = [
     # a torch module's registered conv/SSM state buffers beside a stash naming the SSM state
     # its "temporal" state
     "probe39/r01",
+    # a pinned byte arena viewed as the latent's dtype and a token-major shape, sized by its
+    # layout object's `bytes_per_token()` method (run on the stand-in, as a property is)
+    "probe40/r01",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -272,6 +284,7 @@ CHECKS = sorted(
         "probe37",
         "probe38",
         "probe39",
+        "probe40",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

@@ -38,7 +38,10 @@ def device_counterpart(
             # `k_buffer`, `v_buffer` beside `k_scale`, `v_scale` of both)
             return _rest_by_role(name, device, host, settings)
         sole = _sole_storage(name, device, host)
-        return sole if sole is not None else _same_role(name, device, host)
+        if sole is not None:
+            return sole
+        same = _same_role(name, device, host)
+        return same if same is not None else _kept_whole(name, device, host)
     if all(n in host for n in mapped):
         return None
     parts = [device[n] for n in mapped]
@@ -122,6 +125,32 @@ def _sole_storage(
     own = [n for n, figure in host.items() if _grows(figure)]
     theirs = [figure for figure in device.values() if _grows(figure)]
     return theirs[0] if own == [name] and len(theirs) == 1 else None
+
+
+def _kept_whole(
+    name: str, device: dict[str, BufferFigure], host: dict[str, BufferFigure]
+) -> BufferFigure | None:
+    """A mirror keeping in one storage what the device keeps as K and V (a spill area's
+    stacked `kv` beside a store's `k_cache`, `v_cache`), when no host buffer names a device
+    buffer and the names say so (buffer_roles.kept_whole): the two summed are its counterpart."""
+    own = [n for n, figure in host.items() if _grows(figure)]
+    theirs = [n for n, figure in device.items() if _grows(figure)]
+    if own != [name] or not buffer_roles.kept_whole(name, theirs):
+        return None
+    parts = [device[n] for n in theirs]
+    unknown = next((p for p in parts if not p.resolved), None)
+    if unknown is not None:
+        return unknown
+    total = sum(p.bytes_per_token_per_layer or 0 for p in parts)
+    arithmetic = " + ".join(f"{p.name} {p.bytes_per_token_per_layer}" for p in parts)
+    return BufferFigure(
+        " + ".join(theirs),
+        parts[0].location,
+        bytes_per_token_per_layer=total,
+        bytes_per_token=sum(p.bytes_per_token for p in parts),
+        dtype=parts[0].dtype,
+        arithmetic=f"{arithmetic} = {total} B/token/layer ({parts[0].name}: {parts[0].arithmetic})",
+    )
 
 
 _DEVICE_SIDE = frozenset({"device", "gpu", "cuda"})

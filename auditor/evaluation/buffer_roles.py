@@ -95,3 +95,16 @@ def matching(own: list[str], theirs: list[str]) -> dict[str, str] | None:
         by_role = {said: n for n, said in other.items()}
         return {n: by_role[said] for n, said in mine.items()}
     return None
+
+
+def kept_whole(whole: str, parts: list[str]) -> bool:
+    """Does `whole` name the whole cache (`kv`, `kv_data`: neither K nor V, nor scales) that
+    `parts` keep as K and V, each alone and said alike (`k_cache`, `v_cache`)? A spill area
+    stacking `[2, layers, tokens, ...]` beside a store of one tensor for K, one for V."""
+    if whole_role(whole) != frozenset() or len(parts) != 2:
+        return False
+    said = [role(part) for part in parts]
+    if None in said:
+        return False
+    (one, rest_one), (two, rest_two) = said  # type: ignore[misc]
+    return {one, two} == {"k", "v"} and rest_one == rest_two == frozenset()

@@ -611,19 +611,27 @@ class RoleBook:
             facts.object_classes[path] = klass
             reads: dict[str, set[str]] = {}
             for each in klass.mro():
-                properties = [
-                    m for m in each.methods.values() if m.is_property() and m.name not in reads
-                ]
-                tree = cpython_tree(each.module, self.trees) if properties else None
+                tree = cpython_tree(each.module, self.trees) if each.methods else None
                 node = class_node(tree, each) if tree is not None else None
-                for member in properties:
-                    facts.object_properties.add(f"{path}.{member.name}")
+                for member in each.methods.values():
                     method = def_node(node.body, member.name) if node is not None else None
-                    reads[member.name] = _self_reads(method) if method is not None else set()
+                    if member.is_property():
+                        name = member.name
+                    elif method is not None and _computed_alone(member, method):
+                        name = f"{member.name}()"  # `layout.bytes_per_token()`: as a property
+                    else:
+                        continue
+                    if name in reads:
+                        continue
+                    facts.object_properties.add(f"{path}.{name}")
+                    reads[name] = _self_reads(method) if method is not None else set()
+                    reads[name] |= _self_calls(method) if method is not None else set()
                     for field_name, table in _indexed_tables(method):
                         keys = self._keys_in(each.module, table, 0)
                         if keys is not None:
                             facts.field_table_keys.setdefault(f"{path}.{field_name}", keys)
+            for name in reads:
+                reads[name] = {r for r in reads[name] if not r.endswith("()") or r in reads}
             for name in reads:
                 fields = _through_properties(name, reads)
                 facts.property_fields[f"{path}.{name}"] = {f"{path}.{f}" for f in fields}
@@ -1037,6 +1045,30 @@ def _self_reads(function: ast.FunctionDef) -> set[str]:
             if key.value.isidentifier():
                 reads.add(f"{field}.{key.value}")
     return reads
+
+
+def _computed_alone(member: FunctionInfo, method: ast.FunctionDef) -> bool:
+    """A method called with nothing but its object (`def bytes_per_token(self)`): what it
+    returns is computed from the object's fields, as a property's is; run on the stand-in
+    rather than sampled as a number of its own."""
+    if member.has_decorator("staticmethod", "classmethod") or not method.args.args:
+        return False
+    given = method.args
+    required = len(given.posonlyargs) + len(given.args) - len(given.defaults)
+    return required == 1 and None not in given.kw_defaults and given.vararg is None
+
+
+def _self_calls(function: ast.FunctionDef) -> set[str]:
+    """The methods a method calls on its object with no argument (`self.row_bytes()`), as
+    `row_bytes()`: read through as its properties are."""
+    return {
+        f"{node.func.attr}()"
+        for node in walk.nodes(function)
+        if isinstance(node, ast.Call)
+        and _self_field(node.func)
+        and not node.args
+        and not node.keywords
+    }
 
 
 def _self_field(node: ast.AST) -> bool:

@@ -155,7 +155,12 @@ PER_LAYER_BYTES = re.compile(
     rb"|\.append\(\s*[\w.]+(?:\[[^\]\n]*\])?\.view\("
     # or a part of a region viewed into a buffer (`self.k = (self.buf.narrow(0, o, n).view(`)
     rb"|self\.\w+\s*=\s*\(?\s*self\.\w+\s*(?:\[[^\]\n]*\]|\.narrow\([^\n]*?\))\s*\.view\("
-    rb"|(?:"
+    # or a flat byte region viewed as a dtype, then as a shape naming layers in its first three
+    # dimensions (`self.kv = self.raw.view(dtype).view(n_tokens, cfg.num_layers, ...)`)
+    rb"|self\.\w+\s*=\s*self\.\w+\s*(?:\.view\([^()\n]*\)\s*)+\.view\(\s*\(?\s*"
+    rb"(?:[\w.]+\s*,\s*){0,2}"
+    + _LAYERS
+    + rb"|(?:"
     + _ALLOC
     + rb"|"
     + _NEW
@@ -176,8 +181,9 @@ PER_LAYER_BYTES = re.compile(
     + _LAYERS
     # a shape kept or returned before it is allocated, naming layers in its first three
     # dimensions (`shape = (self.num_pages, self.num_layers, ...)`, `return [n_layers, ...]`)
-    + rb"|(?:return|=)[ \t]*[(\[][ \t]*(?:[\w.]+[ \t]*,[ \t]*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
-    rb"[ \t]*,"
+    # (one dimension a line: `shape = (\n    cfg.num_layers,\n ...`)
+    + rb"|(?:return|=)[ \t]*[(\[]\s*(?:[\w.]+\s*,\s*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
+    rb"\s*,"
     rb"|\][ \t]*=[ \t]*"
     + _ALLOC  # `self.k[name] = torch.empty(...)` in a loop over layers
     + rb"|"
@@ -188,7 +194,11 @@ PER_LAYER_BYTES = re.compile(
     # (one word character before the `=`, not `\w+`: the same files match, without trying
     # every start inside every identifier, which took 3.6 s over vLLM 0.33's 50 MB)
     + rb"|\w\s*=\s*lambda\b[^:\n]*:\s*"
-    + _ALLOC,
+    + _ALLOC
+    # or a partial of one (`zeros = functools.partial(torch.zeros, device=device)`)
+    + rb"|\bpartial\(\s*"
+    + _ALLOC.removesuffix(rb"\s*\(")
+    + rb"\s*[,)]",
     re.DOTALL,
 )
 ALLOCATION_BYTES = re.compile(_ALLOC)  # any torch allocation
@@ -2722,10 +2732,20 @@ def outline_facts(
     init = constructor(node)
     if init is None and per_layer_bytes and allocating_base(node):
         return True, frozenset()  # its subclasses may be pools: kept, as a pool's are
-    if init is None or not any(_is_allocation(n) for n in _walk(node)):
+    if init is None:
+        return False, frozenset()
+    methods = methods_of(node)
+    written = {id(n) for n in _walk(node)}
+    if not any(_is_allocation(n) for n in _walk(node)) and not any(
+        # (`zeros(shape)` of `zeros = functools.partial(torch.zeros, ...)`, desugared)
+        _is_allocation(n)
+        for method in methods
+        if id(method) not in written
+        for n in _walk(method)
+    ):
         return False, frozenset()
     params = params_of(init)
-    functions = shape_methods(methods_of(node))  # `torch.empty(self.shape())`
+    functions = shape_methods(methods)  # `torch.empty(self.shape())`
     facts = read_facts(returns_inlined(functions, helpers or {}), params)
     if per_layer_bytes and infer_roles(facts) is not None:
         return True, frozenset()

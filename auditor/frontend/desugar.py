@@ -3,11 +3,13 @@
 `list(map(alloc, itertools.repeat(shape, n)))`, `list(map(self._alloc, capacities))` and
 `alloc = lambda shape: torch.empty(shape, ...)` allocate exactly as `[alloc(shape) for _ in
 range(n)]`, `[self._alloc(c) for c in capacities]` and a local `def alloc(shape): return
-...` do, and `self.register_buffer("k", t)` (a torch module's buffer) sets `self.k = t`. Pool
+...` do, `self.register_buffer("k", t)` (a torch module's buffer) sets `self.k = t`, and
+`zeros(shape)` of `zeros = functools.partial(torch.zeros, device=d)` is `torch.zeros(shape,
+device=d)`. Pool
 recognition (behaviour.py) reads comprehensions, local functions and attributes; these
 rewrites let it read the other spellings as the same code, without a second set of rules. Only
-recognition reads the rewritten copies: the interpreter runs the code as written (`map` and
-`itertools.repeat` are modelled in interpret/library.py).
+recognition reads the rewritten copies: the interpreter runs the code as written (`map`,
+`itertools.repeat` and `functools.partial` are modelled in interpret/library.py).
 """
 
 from __future__ import annotations
@@ -78,7 +80,39 @@ class _Renamed(ast.NodeTransformer):
         return node  # a lambda inside has parameters of its own
 
 
+_PARTIAL = ("partial", "functools.partial")
+
+
+def _partials(function: ast.AST) -> dict[str, ast.Call]:
+    """The names a function binds once, to `functools.partial(torch.zeros, device=d)` of a
+    function named by its dotted path, and never again: each call of one is that function's."""
+    found: dict[str, ast.Call] = {}
+    again: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in (n for n in ast.walk(target) if isinstance(n, ast.Name)):
+                    value = node.value
+                    if (
+                        name is target
+                        and name.id not in found
+                        and isinstance(value, ast.Call)
+                        and _dotted(value.func) in _PARTIAL
+                        and value.args
+                        and _dotted(value.args[0]) is not None
+                        and not any(isinstance(a, ast.Starred) for a in value.args)
+                        and all(k.arg is not None for k in value.keywords)
+                    ):
+                        found[name.id] = value
+                    else:
+                        again.add(name.id)
+    return {name: call for name, call in found.items() if name not in again}
+
+
 class _Desugared(ast.NodeTransformer):
+    def __init__(self, partials: dict[str, ast.Call] | None = None) -> None:
+        self.partials = partials or {}
+
     def visit_Expr(self, node: ast.Expr) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
         registered = registered_buffer(node)
@@ -94,6 +128,15 @@ class _Desugared(ast.NodeTransformer):
             and isinstance(node.args[0], ast.ListComp)
         ):
             return node.args[0]
+        if isinstance(node.func, ast.Name) and node.func.id in self.partials:
+            # `zeros(shape, dtype=d)` of `zeros = functools.partial(torch.zeros, device=dev)`
+            given = self.partials[node.func.id]
+            call = ast.Call(
+                copy.deepcopy(given.args[0]),
+                [*copy.deepcopy(given.args[1:]), *node.args],
+                [*copy.deepcopy(given.keywords), *node.keywords],
+            )
+            return ast.copy_location(call, node)
         mapped = _mapped(node)
         return mapped if mapped is not None else node
 
@@ -160,6 +203,8 @@ def _has_sugar(function: ast.AST) -> bool:
             return True
         if registered_buffer(node) is not None:
             return True
+        if isinstance(node, ast.Call) and _dotted(node.func) in _PARTIAL:
+            return True
     return False
 
 
@@ -168,5 +213,5 @@ def desugared(function: ast.AST) -> ast.AST:
     a copy where there are any, the function itself otherwise."""
     if not _has_sugar(function):
         return function
-    result = _Desugared().visit(copy.deepcopy(function))
+    result = _Desugared(_partials(function)).visit(copy.deepcopy(function))
     return ast.fix_missing_locations(result)

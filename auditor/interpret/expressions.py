@@ -22,6 +22,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     Lambda,
+    Partial,
     PartialSequence,
     RuntimeObject,
     SuperProxy,
@@ -545,8 +546,13 @@ def _call(interp: Interpreter, node: cst.Call, frame: Frame) -> Any:
     if node is interp.site_call:  # site_run.py: the host is built there, not here
         raise SiteReached(func, args, kwargs, sources, opened)
     arg_texts: tuple = ()
-    if isinstance(func, ExternalRef) and func.name in library.ALLOCATORS and positional_nodes:
-        if len(positional_nodes) == 1 or func.name in ("torch.full", "torch.empty_strided"):
+    allocator = func.func if isinstance(func, Partial) and not func.args else func
+    if (
+        isinstance(allocator, ExternalRef)
+        and allocator.name in library.ALLOCATORS
+        and positional_nodes
+    ):
+        if len(positional_nodes) == 1 or allocator.name in ("torch.full", "torch.empty_strided"):
             arg_texts = tuple(shape_texts(positional_nodes[0], frame))
         else:
             arg_texts = tuple(dim_text(n, frame) for n in positional_nodes)

@@ -25,6 +25,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     Lambda,
+    Partial,
     PartialSequence,
     Tensor,
     Unknown,
@@ -741,6 +742,13 @@ def _cdiv(args: list, kwargs: dict, ctx: CallContext):
     return _numeric(lambda a, b: -(-a // b), "cdiv")(args, kwargs, ctx)
 
 
+def _partial(args: list, kwargs: dict, ctx: CallContext):
+    """`functools.partial(torch.zeros, device=device)`, called later as the function is."""
+    if not args:
+        return ctx.unknown("functools.partial() needs a function")
+    return Partial(args[0], tuple(args[1:]), dict(kwargs))
+
+
 def register_buffer(args: list, kwargs: dict, ctx: CallContext):
     """`self.register_buffer("conv_state", torch.zeros(...), persistent=False)` of a class
     deriving from torch's `nn.Module` (or `nn.Module.register_buffer(self, ...)`): the
@@ -768,6 +776,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.map": _map,
     "builtins.sorted": _sorted,
     "itertools.repeat": _repeat,
+    "functools.partial": _partial,
     "builtins.next": _next,
     "builtins.any": _any_all(any),
     "builtins.all": _any_all(all),
@@ -852,6 +861,7 @@ _WHATEVER_THE_LANES = frozenset(
         "builtins.callable",
         "builtins.setattr",
         "torch.nn.Module.register_buffer",  # (sets what it is given, lanes and all)
+        "functools.partial",  # (holds what it is given)
     }
 )
 

@@ -34,6 +34,7 @@ from auditor.interpret.values import (
     Lambda,
     MemberName,
     ModuleRef,
+    Partial,
     RuntimeObject,
     SuperProxy,
     Unknown,
@@ -358,6 +359,9 @@ class Interpreter(Namespaces, Statements, Operators):
             return methods.call_method(
                 func, args, kwargs, CallContext(self, location, list(arg_texts))
             )
+        if isinstance(func, Partial):
+            given = {**func.kwargs, **kwargs}
+            return self.call(func.func, [*func.args, *args], given, location, arg_texts)
         if isinstance(func, Lambda):
             frame = Frame(func.module, locals_=dict(func.scope))
             for param, value in zip(func.node.params.params, args):

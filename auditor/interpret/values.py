@@ -187,6 +187,16 @@ class Lambda:
     scope: dict
 
 
+@dataclass(frozen=True, eq=False)
+class Partial:
+    """`functools.partial(torch.zeros, device=device)`: the function, with what it is given
+    before the arguments of each call."""
+
+    func: Any
+    args: tuple
+    kwargs: dict
+
+
 @dataclass(frozen=True)
 class RuntimeObject:
     """What a process-wide runtime getter returns (`get_parallel()`), or an object inside it

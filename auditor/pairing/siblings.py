@@ -342,6 +342,7 @@ def _device_calls(
     local: dict[str, tuple[str, str]] = {}  # `from .prefill_pool import PrefillKVPool`
     bound: dict[int, str] = {}  # id of a call -> the name its result is assigned to
     picked: dict[str, ast.expr] = {}  # `pool_cls = select_pool_cls(dtype)`: the function
+    tuples = _local_tuples(function)  # `dims = (layers, heads, dim)`, passed as `*dims`
     for node in walk.nodes(function):
         if isinstance(node, ast.ImportFrom):
             source = absolute_module(module, node.level, node.module)
@@ -389,7 +390,7 @@ def _device_calls(
                 else None
             )
             if cls is not None:
-                yield node, cls, where, bound.get(id(node)), "direct call"
+                yield _spread(node, tuples), cls, where, bound.get(id(node)), "direct call"
             elif table is not None and tables.get(table):
                 for each in tables[table]:
                     how = f"{CHOSEN}{ast.unparse(node.func)}"
@@ -429,6 +430,50 @@ def _device_calls(
 
     for statement in function.body:  # type: ignore[attr-defined]
         yield from visit(statement, ())
+
+
+def _local_tuples(function: ast.AST) -> dict[str, ast.Tuple]:
+    """The function's names bound once, to a tuple written out (`dims = (layers, heads,
+    dim)`), and never bound again."""
+    found: dict[str, ast.Tuple] = {}
+    bound_again: set[str] = set()
+    for node in walk.nodes(function):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+            targets = [node.target]
+        for target in targets:
+            for name in (n for n in ast.walk(target) if isinstance(n, ast.Name)):
+                if name.id in found or name.id in bound_again:
+                    bound_again.add(name.id)
+                elif (
+                    target is name
+                    and isinstance(node, ast.Assign)
+                    and isinstance(node.value, ast.Tuple)
+                    and not any(isinstance(e, ast.Starred) for e in node.value.elts)
+                ):
+                    found[name.id] = node.value
+                else:
+                    bound_again.add(name.id)
+    return {name: value for name, value in found.items() if name not in bound_again}
+
+
+def _spread(call: ast.Call, tuples: dict[str, ast.Tuple]) -> ast.Call:
+    """`Pool(*dims, dtype=d)` with `dims` a tuple the function writes out, as `Pool(layers,
+    heads, dim, dtype=d)` (a copy at the same place); the call itself otherwise."""
+    if not any(
+        isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id in tuples
+        for a in call.args
+    ):
+        return call
+    args: list[ast.expr] = []
+    for argument in call.args:
+        if isinstance(argument, ast.Starred) and isinstance(argument.value, ast.Name):
+            spread = tuples.get(argument.value.id)
+            if spread is not None:
+                args.extend(spread.elts)
+                continue
+        args.append(argument)
+    return ast.copy_location(ast.Call(call.func, args, call.keywords), call)
 
 
 def _factory_classes(
@@ -629,11 +674,18 @@ def _exclusive(a: tuple, b: tuple) -> bool:
 def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
     """Do the two pools hold a buffer of one name, one buffer each (`gpu_cache` beside
     `cpu_cache`: compared as the one storage each side holds), or buffers whose names say they
-    hold the same, one to one (`k_pages`, `v_pages` beside `draft_k`, `draft_v`: buffer_roles)?"""
+    hold the same, one to one (`k_pages`, `v_pages` beside `draft_k`, `draft_v`: buffer_roles),
+    or the whole cache in one beside its K and V in two (`kv` beside `k_cache`, `v_cache`)?"""
     held_a, held_b = _allocated(book, a), _allocated(book, b)
     if held_a & held_b or len(held_a) == len(held_b) == 1:
         return True
-    return buffer_roles.matching(sorted(held_a), sorted(held_b)) is not None
+    if buffer_roles.matching(sorted(held_a), sorted(held_b)) is not None:
+        return True
+    # one stacked `kv` beside `k_cache`, `v_cache`
+    return any(
+        len(one) == 1 and buffer_roles.kept_whole(next(iter(one)), sorted(other))
+        for one, other in ((held_a, held_b), (held_b, held_a))
+    )
 
 
 def _allocated(book: RoleBook, cls: ClassInfo) -> set[str]:

@@ -1,0 +1,1 @@
+"""latentserve: compressed-latent (MLA) KV cache with host offload."""

@@ -1,0 +1,178 @@
+"""Spellings of probe40's trees, each a class of code rather than its example: a flat byte
+region viewed as a dtype and then as a shape naming layers, sized by a layout object's own
+method (`layout.token_bytes()`, run on the stand-in as a property is, not sampled); pools built
+beside each other from a tuple of dimensions passed as `*dims`; an allocator bound by
+`functools.partial`; and a spill area keeping K and V stacked in one storage beside a store of
+one tensor each (compared with their sum). Each verdict is checked against the real tensors
+built on torch's meta device."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import audit_json, built_by_the_tree, finding_figures, one_pair_verdict, write_tree
+
+LATENT = """
+    from dataclasses import dataclass
+
+    import torch
+
+    _DTYPES = {"bf16": torch.bfloat16, "fp8": torch.float8_e4m3fn}
+
+
+    @dataclass(frozen=True)
+    class Layout:
+        num_layers: int
+        width: int = 576
+        dtype_name: str = "bf16"
+
+        @property
+        def dtype(self):
+            return _DTYPES[self.dtype_name]
+
+        def host_width(self) -> int:
+            return self.width + EXTRA
+
+        def token_bytes(self) -> int:
+            return self.host_width() * self.dtype.itemsize * self.num_layers
+
+
+    class LatentPool:
+        def __init__(self, layout: Layout, slots: int, device="cuda"):
+            self.latent = torch.zeros(
+                (layout.num_layers, slots, 1, layout.width), dtype=layout.dtype, device=device
+            )
+
+
+    class LatentArena:
+        def __init__(self, layout: Layout, tokens: int, device="cpu"):
+            self.raw = torch.empty(tokens * layout.token_bytes(), dtype=torch.uint8,
+                                   device=device)
+            self.latent = self.raw.view(layout.dtype).view(
+                tokens, layout.num_layers, 1, layout.host_width()
+            )
+
+
+    def build(num_layers=4, dtype_name="bf16", device="cuda", arena_device="cpu"):
+        layout = Layout(num_layers, dtype_name=dtype_name)
+        pool = LatentPool(layout, 1024, device=device)
+        arena = LatentArena(layout, 2048, device=arena_device)
+        return pool, arena
+"""
+
+
+@pytest.mark.parametrize("extra, bug", [(0, False), (64, True)])
+def test_a_region_sized_by_its_layout_objects_method(tmp_path, capsys, monkeypatch, extra, bug):
+    write_tree(
+        tmp_path, {"lt/__init__.py": "", "lt/caches.py": LATENT.replace("EXTRA", str(extra))}
+    )
+    report = audit_json(tmp_path, capsys)
+    # (the view covers the whole region: one storage, named by its plainest name, `raw`)
+    assert one_pair_verdict(report) == ({("LA001", "raw")} if bug else set())
+    for dtype_name in ("bf16", "fp8"):
+        pool, arena = built_by_the_tree(
+            tmp_path,
+            monkeypatch,
+            "lt",
+            "caches",
+            "build",
+            dtype_name=dtype_name,
+            device="meta",
+            arena_device="meta",
+        )
+        real = (arena.latent.nbytes // (2048 * 4), pool.latent.nbytes // (1024 * 4))
+        assert (real[0] != real[1]) is bug
+        if bug and dtype_name == "bf16":
+            assert finding_figures(report)["raw"] == real
+
+
+SPILL = """
+    import functools
+
+    import torch
+
+
+    class KVStore:
+        def __init__(self, num_tokens: int, num_layers: int, kv_heads: int, head_dim: int,
+                     dtype=torch.bfloat16, device="cuda"):
+            empty = functools.partial(torch.empty, device=device)
+            self.k_cache = [empty((num_tokens, kv_heads, head_dim), dtype=dtype)
+                            for _ in range(num_layers)]
+            self.v_cache = [empty((num_tokens, kv_heads, head_dim), dtype=dtype)
+                            for _ in range(num_layers)]
+
+
+    class SpillArea:
+        def __init__(self, num_tokens: int, num_layers: int, kv_heads: int, head_dim: int,
+                     dtype=torch.bfloat16, device="cpu"):
+            row = 2 * num_layers * kv_heads * head_dim * dtype.itemsize
+            self.raw = torch.empty(num_tokens * row, dtype=torch.uint8, device=device)
+            self.kv = self.raw.view(dtype).view(2, num_layers, num_tokens, kv_heads, head_dim)
+
+
+    def build(tokens=1024, layers=4, heads=8, head_dim=128, kv_dtype=torch.float8_e4m3fn,
+              model_dtype=torch.bfloat16, device="cuda", spill_device="cpu"):
+        dims = (layers, heads, head_dim)
+        store = KVStore(tokens, *dims, dtype=kv_dtype, device=device)
+        spill = SpillArea(tokens * 2, *dims, dtype=SPILL_DTYPE, device=spill_device)
+        return store, spill
+"""
+
+
+@pytest.mark.parametrize("spill_dtype, bug", [("kv_dtype", False), ("model_dtype", True)])
+def test_a_stacked_spill_area_beside_a_store_built_from_spread_dims(
+    tmp_path, capsys, monkeypatch, spill_dtype, bug
+):
+    write_tree(
+        tmp_path, {"sp/__init__.py": "", "sp/kv.py": SPILL.replace("SPILL_DTYPE", spill_dtype)}
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "kv")} if bug else set())
+    store, spill = built_by_the_tree(
+        tmp_path, monkeypatch, "sp", "kv", "build", device="meta", spill_device="meta"
+    )
+    device = sum(t.nbytes for t in [*store.k_cache, *store.v_cache]) // (1024 * 4)
+    host = spill.kv.nbytes // (2048 * 4)
+    assert (host != device) is bug
+    if bug:
+        assert finding_figures(report)["kv"] == (host, device)
+
+
+def test_a_partial_of_another_function_is_no_allocator():
+    """`functools.partial(torch.mul, 2)` is no allocation, and a name bound twice is not
+    rewritten (desugar.py)."""
+    import ast
+
+    from auditor.frontend.desugar import desugared
+
+    source = (
+        "def f(self, n, d):\n"
+        "    scale = functools.partial(torch.mul, 2)\n"
+        "    zeros = functools.partial(torch.zeros, device=d)\n"
+        "    other = functools.partial(torch.zeros, device=d)\n"
+        "    other = None\n"
+        "    self.a = scale(n)\n"
+        "    self.b = zeros((n, 4))\n"
+        "    self.c = other((n, 4))\n"
+    )
+    text = ast.unparse(desugared(ast.parse(source).body[0]))
+    assert "self.a = torch.mul(2, n)" in text
+    assert "self.b = torch.zeros((n, 4), device=d)" in text
+    assert "self.c = other((n, 4))" in text
+
+
+@pytest.mark.parametrize(
+    "whole, parts, kept",
+    [
+        ("kv", ["k_cache", "v_cache"], True),
+        ("kv_data", ["v_pages", "k_pages"], True),
+        ("kv_scales", ["k_cache", "v_cache"], False),  # scales, not the cache
+        ("kv", ["k_cache", "v_scale"], False),  # K and V's scales
+        ("kv", ["k_scale", "v_scale"], False),
+        ("k_cache", ["k_cache", "v_cache"], False),
+        ("kv", ["k_cache", "v_cache", "k_scale"], False),
+    ],
+)
+def test_a_whole_cache_kept_as_k_and_v_by_the_names(whole, parts, kept):
+    from auditor.evaluation.buffer_roles import kept_whole
+
+    assert kept_whole(whole, parts) is kept
