@@ -610,9 +610,15 @@ class RoleBook:
                 continue
             facts.object_classes[path] = klass
             reads: dict[str, set[str]] = {}
+            declared: set[str] = set()  # the class's fields (`num_layers: int` in its body)
+            roots: dict[str, set[str]] = {}  # what each method reads `self.` names of
             for each in klass.mro():
                 tree = cpython_tree(each.module, self.trees) if each.methods else None
                 node = class_node(tree, each) if tree is not None else None
+                if node is None and each.methods:
+                    tree = cpython_tree(each.module, self.trees)
+                    node = class_node(tree, each) if tree is not None else None
+                declared |= _class_fields(node) if node is not None else set()
                 for member in each.methods.values():
                     method = def_node(node.body, member.name) if node is not None else None
                     if member.is_property():
@@ -623,16 +629,28 @@ class RoleBook:
                         continue
                     if name in reads:
                         continue
-                    facts.object_properties.add(f"{path}.{name}")
                     reads[name] = _self_reads(method) if method is not None else set()
-                    reads[name] |= _self_calls(method) if method is not None else set()
+                    if name.endswith("()"):
+                        reads[name] |= _self_calls(method)
+                        roots[name] = _self_names(method)
                     for field_name, table in _indexed_tables(method):
                         keys = self._keys_in(each.module, table, 0)
                         if keys is not None:
                             facts.field_table_keys.setdefault(f"{path}.{field_name}", keys)
+            # a method is run on the stand-in only where it computes from the class's own
+            # fields (a dataclass's), through properties and such methods; one reading what
+            # its constructor sets (`self.hf_config.hidden_size`) stays a sampled value
+            known = declared | set(reads)  # fields, properties, such methods
+            for name in [n for n in reads if n.endswith("()")]:
+                if not roots[name] <= known or not _through_properties(name, reads) <= declared:
+                    del reads[name]
+            for name in [n for n in reads if n.endswith("()")]:
+                if any(r.endswith("()") and r not in reads for r in reads[name]):
+                    del reads[name]  # (calls a method left sampled)
             for name in reads:
                 reads[name] = {r for r in reads[name] if not r.endswith("()") or r in reads}
             for name in reads:
+                facts.object_properties.add(f"{path}.{name}")
                 fields = _through_properties(name, reads)
                 facts.property_fields[f"{path}.{name}"] = {f"{path}.{f}" for f in fields}
 
@@ -1056,6 +1074,26 @@ def _computed_alone(member: FunctionInfo, method: ast.FunctionDef) -> bool:
     given = method.args
     required = len(given.posonlyargs) + len(given.args) - len(given.defaults)
     return required == 1 and None not in given.kw_defaults and given.vararg is None
+
+
+def _class_fields(node: ast.ClassDef) -> set[str]:
+    """The fields a class body declares (`num_layers: int`, `dtype_name: str = "bf16"`)."""
+    return {
+        item.target.id
+        for item in node.body
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+    }
+
+
+def _self_names(function: ast.FunctionDef) -> set[str]:
+    """Every `self.x` a method reads, as a value or into (`self.hf_config.hidden_size`,
+    `self.dtype.itemsize`), its own methods called as `x()`."""
+    called = {id(n.func) for n in walk.nodes(function) if isinstance(n, ast.Call)}
+    return {
+        f"{node.attr}()" if id(node) in called else node.attr
+        for node in walk.nodes(function)
+        if _self_field(node) and isinstance(node.ctx, ast.Load)
+    }
 
 
 def _self_calls(function: ast.FunctionDef) -> set[str]:
