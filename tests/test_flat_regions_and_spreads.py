@@ -176,3 +176,65 @@ def test_a_whole_cache_kept_as_k_and_v_by_the_names(whole, parts, kept):
     from auditor.evaluation.buffer_roles import kept_whole
 
     assert kept_whole(whole, parts) is kept
+
+
+SPEC_METHODS = """
+    from dataclasses import dataclass
+
+    import torch
+
+
+    class ModelSpec:
+        def __init__(self, head_dim):
+            self.head_dim = head_dim
+
+
+    @dataclass(frozen=True)
+    class Spec:
+        num_layers: int
+        heads: int = 8
+        width: int = 128
+        dtype: torch.dtype = torch.bfloat16
+        model: ModelSpec = None
+
+        def row(self) -> int:  # its fields alone: run on the stand-in
+            return self.heads * self.width * self.dtype.itemsize
+
+        def token_bytes(self) -> int:  # through another such method
+            return self.row() * self.num_layers
+
+        def model_row(self) -> int:  # into what a field holds: sampled
+            return self.model.head_dim * 2
+
+        def scaled(self, factor) -> int:  # given an argument: sampled
+            return self.row() * factor
+
+
+    class Pool:
+        def __init__(self, spec: Spec, slots: int, device="cuda"):
+            self.kv = torch.zeros((spec.num_layers, slots, spec.heads, spec.width),
+                                  dtype=spec.dtype, device=device)
+            self.extra = (spec.token_bytes(), spec.model_row(), spec.scaled(2))
+"""
+
+
+def test_which_methods_of_a_config_object_are_run_on_its_stand_in(tmp_path):
+    from pathlib import Path
+
+    from auditor.pipeline import audit
+    from auditor.settings import load_settings
+
+    write_tree(tmp_path, {"sm/__init__.py": "", "sm/spec.py": SPEC_METHODS})
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    result = audit([Path(tmp_path)], settings)
+    [pool] = [c for c in result.catalog.roles.index.all_classes() if c.name == "Pool"]
+    facts = result.catalog.roles.facts(pool)
+    computed = {p for p in facts.object_properties if p.endswith("()")}
+    assert computed == {"Spec.row()", "Spec.token_bytes()"}
+    assert facts.property_fields["Spec.token_bytes()"] == {
+        "Spec.heads",
+        "Spec.width",
+        "Spec.dtype",
+        "Spec.num_layers",
+    }

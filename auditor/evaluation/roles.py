@@ -610,15 +610,17 @@ class RoleBook:
                 continue
             facts.object_classes[path] = klass
             reads: dict[str, set[str]] = {}
-            declared: set[str] = set()  # the class's fields (`num_layers: int` in its body)
+            declared: dict[str, str] = {}  # the class's fields (`num_layers: int`) -> type
             roots: dict[str, set[str]] = {}  # what each method reads `self.` names of
+            nested: dict[str, set[str]] = {}  # the `self.x` it reads into (`self.x.y`)
             for each in klass.mro():
                 tree = cpython_tree(each.module, self.trees) if each.methods else None
                 node = class_node(tree, each) if tree is not None else None
                 if node is None and each.methods:
                     tree = cpython_tree(each.module, self.trees)
                     node = class_node(tree, each) if tree is not None else None
-                declared |= _class_fields(node) if node is not None else set()
+                for field_name, kind in (_class_fields(node) if node is not None else {}).items():
+                    declared.setdefault(field_name, kind)
                 for member in each.methods.values():
                     method = def_node(node.body, member.name) if node is not None else None
                     if member.is_property():
@@ -633,6 +635,8 @@ class RoleBook:
                     if name.endswith("()"):
                         reads[name] |= _self_calls(method)
                         roots[name] = _self_names(method)
+                        nested[name] = _read_into(method)
+                        reads[name] |= nested[name]  # (`self.dtype.itemsize`: the dtype)
                     for field_name, table in _indexed_tables(method):
                         keys = self._keys_in(each.module, table, 0)
                         if keys is not None:
@@ -640,9 +644,15 @@ class RoleBook:
             # a method is run on the stand-in only where it computes from the class's own
             # fields (a dataclass's), through properties and such methods; one reading what
             # its constructor sets (`self.hf_config.hidden_size`) stays a sampled value
-            known = declared | set(reads)  # fields, properties, such methods
+            known = set(declared) | set(reads)  # fields, properties, such methods
+            # read into: a property's result, or a field holding a dtype (`.itemsize`)
+            into = {n for n in reads if not n.endswith("()")}
+            into |= {n for n, kind in declared.items() if "dtype" in kind}
             for name in [n for n in reads if n.endswith("()")]:
-                if not roots[name] <= known or not _through_properties(name, reads) <= declared:
+                fields = _through_properties(name, reads)
+                if not roots[name] <= known or not fields <= set(declared):
+                    del reads[name]
+                elif not nested[name] <= into:
                     del reads[name]
             for name in [n for n in reads if n.endswith("()")]:
                 if any(r.endswith("()") and r not in reads for r in reads[name]):
@@ -1076,12 +1086,22 @@ def _computed_alone(member: FunctionInfo, method: ast.FunctionDef) -> bool:
     return required == 1 and None not in given.kw_defaults and given.vararg is None
 
 
-def _class_fields(node: ast.ClassDef) -> set[str]:
-    """The fields a class body declares (`num_layers: int`, `dtype_name: str = "bf16"`)."""
+def _class_fields(node: ast.ClassDef) -> dict[str, str]:
+    """The fields a class body declares (`num_layers: int`, `dtype_name: str = "bf16"`), each
+    with its annotation's text."""
     return {
-        item.target.id
+        item.target.id: ast.unparse(item.annotation)
         for item in node.body
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+    }
+
+
+def _read_into(function: ast.FunctionDef) -> set[str]:
+    """The `self.x` a method reads into (`self.hf_config.hidden_size`, `self.sizes["k"]`)."""
+    return {
+        node.value.attr  # type: ignore[attr-defined]
+        for node in walk.nodes(function)
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and _self_field(node.value)
     }
 
 
