@@ -214,6 +214,11 @@ CORRECT = [
     # a torch module's registered conv/SSM state buffers beside a stash naming the SSM state
     # its "temporal" state
     "probe39/r01",
+    # a target cache built through a classmethod looking its dtype up in a table
+    # (`KV_DTYPES[hp.kv_cache_dtype]`) beside a draft cache: paired since the stacked `kv`
+    # meets `key_cache`, `value_cache`; where the lookup fails the target's dtype stays
+    # unresolved (8 items), never the sample of its `dtype` parameter (was a false LA001)
+    "probe36/r08",
     # a pinned byte arena viewed as the latent's dtype and a token-major shape, sized by its
     # layout object's `bytes_per_token()` method (run on the stand-in, as a property is)
     "probe40/r01",
@@ -228,6 +233,7 @@ UNRESOLVED = {
     "probe32/r01": 1,
     "probe37/r04": 1,
     "probe33/r02": 8,  # the cache mode's width table read at sampled head sizes
+    "probe36/r08": 8,  # the KV dtype table looked up with sampled names it lacks
 }
 
 

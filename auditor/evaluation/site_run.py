@@ -590,6 +590,8 @@ def _construct(
             )
     for name, value in list(kwargs.items()):
         if is_unknown(value) and name in values:  # runtime state the pack gives values for
+            if value.caused_by(Why.LOOKUP):
+                continue  # (what the code computed and could not look up: not a sample's)
             kwargs[name] = ConfigDependency(name)
     for name in varied:
         if name in names and name in values:

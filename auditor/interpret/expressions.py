@@ -150,7 +150,11 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
         try:
             return container[key]
         except (KeyError, IndexError, TypeError) as error:
-            return Unknown(f"lookup failed: {type(error).__name__} {key!r}", _location(frame, node))
+            return Unknown(
+                f"lookup failed: {type(error).__name__} {key!r}",
+                _location(frame, node),
+                Why.LOOKUP,
+            )
     if isinstance(container, RuntimeObject) and isinstance(key, str) and key.isidentifier():
         # a config given as a dict (`cfg["head_dim"]`): its keys are its attributes
         return interp.get_attribute(container, key, _location(frame, node))

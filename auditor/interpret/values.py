@@ -40,6 +40,7 @@ class Why(enum.Enum):
     LIMIT = "limit"  # a work bound was reached
     CONFIG_NOT_LISTED = "config value not listed"  # a config read the matrix has no value for
     CALLERS = "the callers' argument"  # a parameter of the function a site run starts in
+    LOOKUP = "lookup failed"  # a key or index the code's own container does not hold
 
 
 @dataclass(frozen=True)
