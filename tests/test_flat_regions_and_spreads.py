@@ -135,6 +135,8 @@ def test_a_stacked_spill_area_beside_a_store_built_from_spread_dims(
     assert (host != device) is bug
     if bug:
         assert finding_figures(report)["kv"] == (host, device)
+        # the partial's allocation says its dimensions by name, as `torch.empty` would
+        assert "(k_cache: kv_heads * head_dim = " in report["findings"][0]["message"]
 
 
 def test_a_partial_of_another_function_is_no_allocator():
@@ -209,12 +211,19 @@ SPEC_METHODS = """
         def scaled(self, factor) -> int:  # given an argument: sampled
             return self.row() * factor
 
+        @staticmethod
+        def extra_pad() -> int:
+            return 64
+
+        def padded(self) -> int:  # through a method left sampled: sampled
+            return self.row() + self.extra_pad()
+
 
     class Pool:
         def __init__(self, spec: Spec, slots: int, device="cuda"):
             self.kv = torch.zeros((spec.num_layers, slots, spec.heads, spec.width),
                                   dtype=spec.dtype, device=device)
-            self.extra = (spec.token_bytes(), spec.model_row(), spec.scaled(2))
+            self.extra = (spec.token_bytes(), spec.model_row(), spec.scaled(2), spec.padded())
 """
 
 
@@ -238,3 +247,97 @@ def test_which_methods_of_a_config_object_are_run_on_its_stand_in(tmp_path):
         "Spec.dtype",
         "Spec.num_layers",
     }
+
+
+OVERRIDDEN = """
+    from dataclasses import dataclass
+
+    import torch
+
+
+    @dataclass
+    class Layout:
+        num_layers: int
+        width: int = 576
+
+        def token_bytes(self) -> int:
+            return self.width * 2 * self.num_layers
+
+
+    @dataclass
+    class PaddedLayout(Layout):
+        pad: int = 64
+
+        def token_bytes(self) -> int:
+            return (self.width + self.pad) * 2 * self.num_layers
+
+
+    class LatentPool:
+        def __init__(self, layout: Layout, slots: int, device="cuda"):
+            self.latent = torch.zeros((layout.num_layers, slots, 1, layout.width + layout.pad),
+                                      dtype=torch.bfloat16, device=device)
+
+
+    class LatentArena:
+        def __init__(self, layout: Layout, tokens: int, device="cpu"):
+            self.raw = torch.empty(tokens * layout.token_bytes(), dtype=torch.uint8,
+                                   device=device)
+            self.latent = self.raw.view(torch.bfloat16).view(tokens, layout.num_layers, 1, -1)
+
+
+    def build(num_layers=4, device="cuda", arena_device="cpu"):
+        layout = PaddedLayout(num_layers)
+        pool = LatentPool(layout, 1024, device=device)
+        arena = LatentArena(layout, 2048, device=arena_device)
+        return pool, arena
+"""
+
+
+def test_a_method_a_subclass_overrides_is_not_run_as_the_base_class(tmp_path, capsys, monkeypatch):
+    """The code passes a `PaddedLayout` where the parameter says `Layout`: `Layout.
+    token_bytes()` is not what runs, so it is not run on the stand-in (a review: it gave a
+    false LA001, 1152 vs 1408). Both sides hold the same bytes on the meta device."""
+    write_tree(tmp_path, {"ov/__init__.py": "", "ov/caches.py": OVERRIDDEN})
+    report = audit_json(tmp_path, capsys)
+    assert report["findings"] == []
+    pool, arena = built_by_the_tree(
+        tmp_path, monkeypatch, "ov", "caches", "build", device="meta", arena_device="meta"
+    )
+    assert pool.latent.nbytes // (1024 * 4) == arena.latent.nbytes // (2048 * 4)
+
+
+@pytest.mark.parametrize(
+    "body, spread",
+    [
+        ("dims = (layers, heads, dim)\n    Pool(n, *dims)", True),
+        # a comprehension target of the same name: another `dims` at each item
+        ("dims = (layers, heads, dim)\n    [Pool(n, *dims) for dims in others]", False),
+        ("dims = (layers, heads, dim)\n    with ctx() as dims:\n        Pool(n, *dims)", False),
+        ("dims = (layers, heads, dim)\n    for dims in others:\n        Pool(n, *dims)", False),
+        # an element bound again between the tuple and the call
+        ("dims = (layers, heads, dim)\n    heads = 2\n    Pool(n, *dims)", False),
+        # a function inside taking `dims`
+        (
+            "dims = (layers, heads, dim)\n    def f(dims):\n        return dims\n    Pool(n, *dims)",
+            False,
+        ),
+        ("if x:\n        dims = (layers, heads, dim)\n    else:\n        dims = (1, 2, 3)", False),
+    ],
+)
+def test_dims_are_spread_only_where_python_binds_that_tuple(body, spread):
+    import ast
+
+    from auditor.pairing.siblings import _local_tuples
+
+    source = f"def build(n, layers, heads, dim, others, x):\n    {body}\n"
+    function = ast.parse(source).body[0]
+    assert ("dims" in _local_tuples(function)) is spread
+
+
+@pytest.mark.parametrize("name", ["states", "buffer", "data", "pages"])
+def test_a_name_not_saying_kv_is_no_stacked_cache(name):
+    """A linear-attention `states` pool beside a KV pool is not its stacked mirror (a review:
+    a false LA001, 65536 vs 4096)."""
+    from auditor.evaluation.buffer_roles import kept_whole
+
+    assert not kept_whole(name, ["k_cache", "v_cache"])

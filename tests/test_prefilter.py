@@ -13,6 +13,7 @@ import pytest
 from helpers import write_tree
 
 import auditor.frontend.prefilter
+from auditor.frontend.behaviour import per_layer_bytes
 from auditor.frontend.discover import discover
 from auditor.frontend.parse import parse_file
 from auditor.frontend.prefilter import BaseNames, checked_facts, outline_rule, pool_words
@@ -180,3 +181,36 @@ def test_the_slow_path_checks_every_file(tmp_path, monkeypatch):
     monkeypatch.setattr(auditor.frontend.prefilter, "may_define_pools", lambda data, words: True)
     facts = checked_facts(files, [None, None], 1, words)
     assert all(known is not None for known in facts)
+
+
+def test_a_hostile_comprehension_does_not_backtrack():
+    """A dict of allocations followed by many unfinished `for x,` targets and long runs of
+    blanks: the pattern for unpacked targets stays linear (an ambiguous one took about a minute
+    on these 20 KB; a review)."""
+    import time
+
+    data = b"{k: torch.zeros(1) " + (b"for x," + b" " * 200 + b"z\n") * 100
+    started = time.perf_counter()
+    assert not per_layer_bytes(data)
+    assert time.perf_counter() - started < 5
+
+
+def test_a_partial_is_rewritten_as_python_calls_it():
+    """The call's keywords win over the partial's (no duplicate `dtype=`), and a name some
+    function inside binds again (a parameter) is not rewritten."""
+    import ast
+
+    from auditor.frontend.desugar import desugared
+
+    source = (
+        "def f(self, n, d):\n"
+        "    zeros = functools.partial(torch.zeros, dtype=torch.int8, device=d)\n"
+        "    self.a = zeros((n, 4), dtype=torch.float16)\n"
+        "    empty = functools.partial(torch.empty, device=d)\n"
+        "    def g(empty):\n"
+        "        return empty(3)\n"
+        "    self.b = empty((n, 4))\n"
+    )
+    text = ast.unparse(desugared(ast.parse(source).body[0]))
+    assert "self.a = torch.zeros((n, 4), device=d, dtype=torch.float16)" in text
+    assert "self.b = empty((n, 4))" in text

@@ -98,11 +98,11 @@ def matching(own: list[str], theirs: list[str]) -> dict[str, str] | None:
 
 
 def kept_whole(whole: str, parts: list[str]) -> bool:
-    """Does `whole` name the whole cache (`kv`, `kv_data`: neither K nor V, nor scales) that
+    """Does `whole` name the whole KV cache (`kv`, `kv_data`: neither K nor V, nor scales) that
     `parts` keep as K and V, each alone and said alike (`k_cache`, `v_cache`)? A spill area
     stacking `[2, layers, tokens, ...]` beside a store of one tensor for K, one for V."""
-    if whole_role(whole) != frozenset() or len(parts) != 2:
-        return False
+    if "kv" not in words(whole) or whole_role(whole) != frozenset() or len(parts) != 2:
+        return False  # (`kv` said: a bare `states`, `buffer`, `data` is no KV cache)
     said = [role(part) for part in parts]
     if None in said:
         return False

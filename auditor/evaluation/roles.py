@@ -623,6 +623,8 @@ class RoleBook:
                     declared.setdefault(field_name, kind)
                 for member in each.methods.values():
                     method = def_node(node.body, member.name) if node is not None else None
+                    if self._overridden(klass, member.name):
+                        continue  # (the object passed may be a subclass's: sampled)
                     if member.is_property():
                         name = member.name
                     elif method is not None and _computed_alone(member, method):
@@ -663,6 +665,12 @@ class RoleBook:
                 facts.object_properties.add(f"{path}.{name}")
                 fields = _through_properties(name, reads)
                 facts.property_fields[f"{path}.{name}"] = {f"{path}.{f}" for f in fields}
+
+    def _overridden(self, klass: ClassInfo, name: str) -> bool:
+        """Does a class of the tree deriving from `klass` define method `name` again? The
+        object passed may be of that class: its own method, not `klass`'s, is what runs."""
+        below = self.index.all_subclasses(klass)
+        return any(name in sub.methods for sub in below if sub is not klass)
 
     def _defaults_of(self, klass: ClassInfo, path: str, found: dict, depth: int) -> None:
         """`klass`'s field defaults under `path`, and those of the fields holding an object

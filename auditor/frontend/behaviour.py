@@ -144,7 +144,7 @@ PER_LAYER_BYTES = re.compile(
     # or a dict of allocations, one per item (`{lid: torch.zeros(...) for lid in ids}`)
     + rb"|\{\s*\w+\s*:\s*"
     + _ALLOC
-    + rb"[^{}]*?\bfor\s+\w+(?:\s*,\s*\(?[\w\s,]*\)?)?\s+in\b"
+    + rb"[^{}]*?\bfor\s+\w+(?:\s*,\s*(?:\w+|\(\s*\w+(?:\s*,\s*\w+)*\s*,?\s*\)))*\s+in\b"
     # or a shape helper's call given a layer count first (`torch.empty(kv_shape(cfg.n_layers,`)
     rb"|" + _ALLOC + rb"\s*[\w.]+\(\s*[\w.]*(?i:layer|depth)"
     # or of its own method's allocations (`[self._alloc(self._k_shape()) for _ in range(n)]`,
@@ -2734,18 +2734,15 @@ def outline_facts(
         return True, frozenset()  # its subclasses may be pools: kept, as a pool's are
     if init is None:
         return False, frozenset()
-    methods = methods_of(node)
-    written = {id(n) for n in _walk(node)}
-    if not any(_is_allocation(n) for n in _walk(node)) and not any(
+    written = _walk(node)
+    if not any(_is_allocation(n) for n in written) and not (
         # (`zeros(shape)` of `zeros = functools.partial(torch.zeros, ...)`, desugared)
-        _is_allocation(n)
-        for method in methods
-        if id(method) not in written
-        for n in _walk(method)
+        any(_is_partial(n) for n in written)
+        and any(_is_allocation(n) for m in methods_of(node) for n in _walk(m))
     ):
         return False, frozenset()
     params = params_of(init)
-    functions = shape_methods(methods)  # `torch.empty(self.shape())`
+    functions = shape_methods(methods_of(node))  # `torch.empty(self.shape())`
     facts = read_facts(returns_inlined(functions, helpers or {}), params)
     if per_layer_bytes and infer_roles(facts) is not None:
         return True, frozenset()
@@ -2772,6 +2769,10 @@ def outline_facts(
         ):
             names.add(UNTYPED_MIRROR)
     return counted_off_object, frozenset(names - _NOT_CLASSES)
+
+
+def _is_partial(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and _dotted(node.func) in ("partial", "functools.partial")
 
 
 def _ranged_own_allocation(init: ast.FunctionDef, node: ast.ClassDef) -> bool:

@@ -85,28 +85,28 @@ _PARTIAL = ("partial", "functools.partial")
 
 def _partials(function: ast.AST) -> dict[str, ast.Call]:
     """The names a function binds once, to `functools.partial(torch.zeros, device=d)` of a
-    function named by its dotted path, and never again: each call of one is that function's."""
+    function named by its dotted path, and never again (no other assignment, loop or `with`
+    target, parameter of a function inside it): each call of one is that function's."""
     found: dict[str, ast.Call] = {}
-    again: set[str] = set()
+    bindings: dict[str, int] = {}
     for node in ast.walk(function):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                for name in (n for n in ast.walk(target) if isinstance(n, ast.Name)):
-                    value = node.value
-                    if (
-                        name is target
-                        and name.id not in found
-                        and isinstance(value, ast.Call)
-                        and _dotted(value.func) in _PARTIAL
-                        and value.args
-                        and _dotted(value.args[0]) is not None
-                        and not any(isinstance(a, ast.Starred) for a in value.args)
-                        and all(k.arg is not None for k in value.keywords)
-                    ):
-                        found[name.id] = value
-                    else:
-                        again.add(name.id)
-    return {name: call for name, call in found.items() if name not in again}
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings[node.id] = bindings.get(node.id, 0) + 1
+        elif isinstance(node, ast.arg):
+            bindings[node.arg] = bindings.get(node.arg, 0) + 1
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if (
+                isinstance(target, ast.Name)
+                and isinstance(value, ast.Call)
+                and _dotted(value.func) in _PARTIAL
+                and value.args
+                and _dotted(value.args[0]) is not None
+                and not any(isinstance(a, ast.Starred) for a in value.args)
+                and all(k.arg is not None for k in value.keywords)
+            ):
+                found[target.id] = value
+    return {name: call for name, call in found.items() if bindings.get(name) == 1}
 
 
 class _Desugared(ast.NodeTransformer):
@@ -131,10 +131,12 @@ class _Desugared(ast.NodeTransformer):
         if isinstance(node.func, ast.Name) and node.func.id in self.partials:
             # `zeros(shape, dtype=d)` of `zeros = functools.partial(torch.zeros, device=dev)`
             given = self.partials[node.func.id]
+            named = {k.arg for k in node.keywords}  # (the call's keywords win, as in Python)
+            kept = [k for k in given.keywords if k.arg not in named]
             call = ast.Call(
                 copy.deepcopy(given.args[0]),
                 [*copy.deepcopy(given.args[1:]), *node.args],
-                [*copy.deepcopy(given.keywords), *node.keywords],
+                [*copy.deepcopy(kept), *node.keywords],
             )
             return ast.copy_location(call, node)
         mapped = _mapped(node)

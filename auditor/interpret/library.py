@@ -657,7 +657,7 @@ def _callable(args: list, kwargs: dict, ctx: CallContext):
         return value
     if isinstance(value, (*SIMPLE, tuple, list, dict, Tensor, Record)) or dtypes.is_dtype(value):
         return False
-    if isinstance(value, (ClassRef, BoundBuiltin, ExternalRef, FunctionRef, Lambda)):
+    if isinstance(value, (ClassRef, BoundBuiltin, ExternalRef, FunctionRef, Lambda, Partial)):
         return True
     if isinstance(value, Instance):
         found = ctx.interpreter.lookup_attribute(value, "__call__", ctx.location)

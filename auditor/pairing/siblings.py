@@ -434,27 +434,38 @@ def _device_calls(
 
 def _local_tuples(function: ast.AST) -> dict[str, ast.Tuple]:
     """The function's names bound once, to a tuple written out (`dims = (layers, heads,
-    dim)`), and never bound again."""
+    dim)`), and never bound again anywhere in it (a parameter, a loop, `with` or comprehension
+    target, a function inside it); nor is any name the tuple reads bound twice."""
+    bindings: dict[str, int] = {}
     found: dict[str, ast.Tuple] = {}
-    bound_again: set[str] = set()
     for node in walk.nodes(function):
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
-            targets = [node.target]
-        for target in targets:
-            for name in (n for n in ast.walk(target) if isinstance(n, ast.Name)):
-                if name.id in found or name.id in bound_again:
-                    bound_again.add(name.id)
-                elif (
-                    target is name
-                    and isinstance(node, ast.Assign)
-                    and isinstance(node.value, ast.Tuple)
-                    and not any(isinstance(e, ast.Starred) for e in node.value.elts)
-                ):
-                    found[name.id] = node.value
-                else:
-                    bound_again.add(name.id)
-    return {name: value for name, value in found.items() if name not in bound_again}
+        names: list[str] = []
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names = [node.id]
+        elif isinstance(node, ast.arg):
+            names = [node.arg]
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names = list(node.names)
+        elif isinstance(node, ast.alias):
+            names = [(node.asname or node.name).split(".")[0]]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name] if node is not function else []
+        for name in names:
+            bindings[name] = bindings.get(name, 0) + 1
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Tuple)
+            and not any(isinstance(e, ast.Starred) for e in node.value.elts)
+        ):
+            found[node.targets[0].id] = node.value
+    return {
+        name: value
+        for name, value in found.items()
+        if bindings.get(name) == 1
+        and all(bindings.get(n.id, 0) <= 1 for n in walk.nodes(value) if isinstance(n, ast.Name))
+    }
 
 
 def _spread(call: ast.Call, tuples: dict[str, ast.Tuple]) -> ast.Call:
