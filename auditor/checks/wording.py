@@ -47,16 +47,7 @@ def device_counterpart(
     parts = [device[n] for n in mapped]
     if not all(p.resolved for p in parts):
         return next(p for p in parts if not p.resolved)
-    total = sum(p.bytes_per_token_per_layer or 0 for p in parts)
-    arithmetic = " + ".join(f"{p.name} {p.bytes_per_token_per_layer}" for p in parts)
-    return BufferFigure(
-        " + ".join(mapped),
-        parts[0].location,
-        bytes_per_token_per_layer=total,
-        bytes_per_token=sum(p.bytes_per_token for p in parts),
-        dtype=parts[0].dtype,
-        arithmetic=f"{arithmetic} = {total} B/token/layer",
-    )
+    return _summed(mapped, parts)
 
 
 def comparisons(
@@ -141,15 +132,20 @@ def _kept_whole(
     unknown = next((p for p in parts if not p.resolved), None)
     if unknown is not None:
         return unknown
+    return _summed(theirs, parts, f" ({parts[0].name}: {parts[0].arithmetic})")
+
+
+def _summed(names: list[str], parts: list[BufferFigure], said: str = "") -> BufferFigure:
+    """Resolved device buffers (`names`) as one figure (`k_buffer + v_buffer`), their sum."""
     total = sum(p.bytes_per_token_per_layer or 0 for p in parts)
     arithmetic = " + ".join(f"{p.name} {p.bytes_per_token_per_layer}" for p in parts)
     return BufferFigure(
-        " + ".join(theirs),
+        " + ".join(names),
         parts[0].location,
         bytes_per_token_per_layer=total,
         bytes_per_token=sum(p.bytes_per_token for p in parts),
         dtype=parts[0].dtype,
-        arithmetic=f"{arithmetic} = {total} B/token/layer ({parts[0].name}: {parts[0].arithmetic})",
+        arithmetic=f"{arithmetic} = {total} B/token/layer{said}",
     )
 
 
