@@ -198,6 +198,7 @@ SPEC_METHODS = """
         width: int = 128
         dtype: torch.dtype = torch.bfloat16
         model: ModelSpec = None
+        sizes: dict = None
 
         def row(self) -> int:  # its fields alone: run on the stand-in
             return self.heads * self.width * self.dtype.itemsize
@@ -218,12 +219,17 @@ SPEC_METHODS = """
         def padded(self) -> int:  # through a method left sampled: sampled
             return self.row() + self.extra_pad()
 
+        def table_row(self) -> int:  # a field holding a dict, through a local: sampled
+            sizes = self.sizes
+            return sizes.get("row", 0)
+
 
     class Pool:
         def __init__(self, spec: Spec, slots: int, device="cuda"):
             self.kv = torch.zeros((spec.num_layers, slots, spec.heads, spec.width),
                                   dtype=spec.dtype, device=device)
-            self.extra = (spec.token_bytes(), spec.model_row(), spec.scaled(2), spec.padded())
+            self.extra = (spec.token_bytes(), spec.model_row(), spec.scaled(2), spec.padded(),
+                          spec.table_row())
 """
 
 

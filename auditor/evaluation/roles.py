@@ -646,13 +646,16 @@ class RoleBook:
             # a method is run on the stand-in only where it computes from the class's own
             # fields (a dataclass's), through properties and such methods; one reading what
             # its constructor sets (`self.hf_config.hidden_size`) stays a sampled value
-            known = set(declared) | set(reads)  # fields, properties, such methods
+            # (fields of a number, text or dtype: what a stand-in's field holds; a field
+            # holding a dict or an object, `hf_config: Dict[str, Any]`, is not sampled so)
+            scalar = {n for n, kind in declared.items() if _SCALAR_FIELD.fullmatch(kind)}
+            known = scalar | set(reads)  # such fields, properties, such methods
             # read into: a property's result, or a field holding a dtype (`.itemsize`)
             into = {n for n in reads if not n.endswith("()")}
             into |= {n for n, kind in declared.items() if "dtype" in kind}
             for name in [n for n in reads if n.endswith("()")]:
                 fields = _through_properties(name, reads)
-                if not roots[name] <= known or not fields <= set(declared):
+                if not roots[name] <= known or not fields <= scalar:
                     del reads[name]
                 elif not nested[name] <= into:
                     del reads[name]
@@ -1092,6 +1095,13 @@ def _computed_alone(member: FunctionInfo, method: ast.FunctionDef) -> bool:
     given = method.args
     required = len(given.posonlyargs) + len(given.args) - len(given.defaults)
     return required == 1 and None not in given.kw_defaults and given.vararg is None
+
+
+# a field's annotation saying a number, a text or a dtype (`Optional[int]` too)
+_SCALAR_FIELD = re.compile(
+    r"(?:(?:typing\.)?Optional\[)?(?:int|float|bool|str|(?:torch\.)?dtype)\]?"
+    r"|(?:int|float|bool|str|(?:torch\.)?dtype)\s*\|\s*None"
+)
 
 
 def _class_fields(node: ast.ClassDef) -> dict[str, str]:
