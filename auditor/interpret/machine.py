@@ -263,8 +263,9 @@ class Interpreter(Namespaces, Statements, Operators):
         return ABSENT
 
     def _class_computed(self, obj: RuntimeObject, name: str, location: Location) -> Any:
-        """A property of a stand-in's class run on it, or a field's torch dtype default; ABSENT
-        for anything else (a field's value is the point's)."""
+        """A property of a stand-in's class run on it, or a field's torch dtype or text default
+        (`kv_cache_dtype: str = "auto"`, a mode the code compares and looks up, which a
+        sampled number is not); ABSENT for anything else (a field's value is the point's)."""
         for klass in obj.klass.mro():
             namespace = self.class_namespace(klass)
             if name not in namespace:
@@ -272,7 +273,8 @@ class Interpreter(Namespaces, Statements, Operators):
             value = self.force(namespace, name, location)
             if isinstance(value, FunctionInfo) and value.is_property():
                 return self.call_function(value, obj, [], {}, location, klass)
-            return value if is_dtype(value) else ABSENT
+            # (a dtype field's default, or a text field's: a mode, never a sampled number)
+            return value if is_dtype(value) or isinstance(value, str) else ABSENT
         return ABSENT
 
     def _object_member(self, obj: RuntimeObject, name: str, location: Location) -> Any:
