@@ -613,17 +613,15 @@ class RoleBook:
             declared: dict[str, str] = {}  # the class's fields (`num_layers: int`) -> type
             roots: dict[str, set[str]] = {}  # what each method reads `self.` names of
             nested: dict[str, set[str]] = {}  # the `self.x` it reads into (`self.x.y`)
+            overridden = self._overridden(klass)
             for each in klass.mro():
                 tree = cpython_tree(each.module, self.trees) if each.methods else None
                 node = class_node(tree, each) if tree is not None else None
-                if node is None and each.methods:
-                    tree = cpython_tree(each.module, self.trees)
-                    node = class_node(tree, each) if tree is not None else None
                 for field_name, kind in (_class_fields(node) if node is not None else {}).items():
                     declared.setdefault(field_name, kind)
                 for member in each.methods.values():
                     method = def_node(node.body, member.name) if node is not None else None
-                    if self._overridden(klass, member.name):
+                    if member.name in overridden:
                         continue  # (the object passed may be a subclass's: sampled)
                     if member.is_property():
                         name = member.name
@@ -669,11 +667,11 @@ class RoleBook:
                 fields = _through_properties(name, reads)
                 facts.property_fields[f"{path}.{name}"] = {f"{path}.{f}" for f in fields}
 
-    def _overridden(self, klass: ClassInfo, name: str) -> bool:
-        """Does a class of the tree deriving from `klass` define method `name` again? The
-        object passed may be of that class: its own method, not `klass`'s, is what runs."""
+    def _overridden(self, klass: ClassInfo) -> set[str]:
+        """The methods a class of the tree deriving from `klass` defines again: the object
+        passed may be of that class, and its own method, not `klass`'s, is what runs."""
         below = self.index.all_subclasses(klass)
-        return any(name in sub.methods for sub in below if sub is not klass)
+        return {name for sub in below if sub is not klass for name in sub.methods}
 
     def _defaults_of(self, klass: ClassInfo, path: str, found: dict, depth: int) -> None:
         """`klass`'s field defaults under `path`, and those of the fields holding an object
