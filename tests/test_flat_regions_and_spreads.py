@@ -66,8 +66,9 @@ def test_a_region_sized_by_its_layout_objects_method(tmp_path, capsys, monkeypat
         tmp_path, {"lt/__init__.py": "", "lt/caches.py": LATENT.replace("EXTRA", str(extra))}
     )
     report = audit_json(tmp_path, capsys)
-    # (the view covers the whole region: one storage, named by its plainest name, `raw`)
-    assert one_pair_verdict(report) == ({("LA001", "raw")} if bug else set())
+    # (the view covers the whole region: one storage, named by the view saying what its bytes
+    # hold, `latent`, as the device names its buffer, not by the region's `raw`)
+    assert one_pair_verdict(report) == ({("LA001", "latent")} if bug else set())
     for dtype_name in ("bf16", "fp8"):
         pool, arena = built_by_the_tree(
             tmp_path,
@@ -82,7 +83,7 @@ def test_a_region_sized_by_its_layout_objects_method(tmp_path, capsys, monkeypat
         real = (arena.latent.nbytes // (2048 * 4), pool.latent.nbytes // (1024 * 4))
         assert (real[0] != real[1]) is bug
         if bug and dtype_name == "bf16":
-            assert finding_figures(report)["raw"] == real
+            assert finding_figures(report)["latent"] == real
 
 
 SPILL = """
@@ -347,3 +348,64 @@ def test_a_name_not_saying_kv_is_no_stacked_cache(name):
     from auditor.evaluation.buffer_roles import kept_whole
 
     assert not kept_whole(name, ["k_cache", "v_cache"])
+
+
+FIELDS_IN_A_BASE = LATENT.replace(
+    """    @dataclass(frozen=True)
+    class Layout:
+        num_layers: int
+        width: int = 576
+        dtype_name: str = "bf16"
+""",
+    """    @dataclass
+    class Dims:  # fields alone, no method
+        num_layers: int
+        width: int = 576
+
+
+    @dataclass
+    class Layout(Dims):
+        dtype_name: str = "bf16"
+""",
+)
+
+
+@pytest.mark.parametrize("extra, bug", [(0, False), (64, True)])
+def test_a_layout_method_reading_the_fields_of_a_base_without_methods(
+    tmp_path, capsys, monkeypatch, extra, bug
+):
+    """The fields `token_bytes()` reads are declared by a base class with no method of its
+    own: they are the class's fields all the same, so the method is run on the stand-in (a
+    review: the base's fields were not read, and the method was left a sampled number)."""
+    assert FIELDS_IN_A_BASE != LATENT
+    tree = FIELDS_IN_A_BASE.replace("EXTRA", str(extra))
+    write_tree(tmp_path, {"fb/__init__.py": "", "fb/caches.py": tree})
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "latent")} if bug else set())
+    pool, arena = built_by_the_tree(
+        tmp_path, monkeypatch, "fb", "caches", "build", device="meta", arena_device="meta"
+    )
+    real = (arena.latent.nbytes // (2048 * 4), pool.latent.nbytes // (1024 * 4))
+    assert (real[0] != real[1]) is bug
+    if bug:
+        assert finding_figures(report)["latent"] == real
+
+
+@pytest.mark.parametrize("spill_dtype, bug", [("kv_dtype", False), ("model_dtype", True)])
+def test_a_flat_region_is_named_by_its_view(tmp_path, capsys, monkeypatch, spill_dtype, bug):
+    """`self.kv_cache = self.raw.view(dtype).view(2, layers, ...)`: one storage with two
+    names, kept under the view's, which says what the bytes hold (a review: it was kept under
+    the shorter `raw`, which says nothing of K and V, so the pair was never compared)."""
+    tree = SPILL.replace("SPILL_DTYPE", spill_dtype).replace("self.kv = ", "self.kv_cache = ")
+    write_tree(tmp_path, {"sv/__init__.py": "", "sv/kv.py": tree})
+    report = audit_json(tmp_path, capsys)
+    assert report["summary"]["pairs_compared"] == 1
+    assert one_pair_verdict(report) == ({("LA001", "kv_cache")} if bug else set())
+    store, spill = built_by_the_tree(
+        tmp_path, monkeypatch, "sv", "kv", "build", device="meta", spill_device="meta"
+    )
+    device = sum(t.nbytes for t in [*store.k_cache, *store.v_cache]) // (1024 * 4)
+    host = spill.kv_cache.nbytes // (2048 * 4)
+    assert (host != device) is bug
+    if bug:
+        assert finding_figures(report)["kv_cache"] == (host, device)

@@ -83,6 +83,9 @@ def test_files_without_a_pool_parameter_are_left_out(text):
         "shape = (\n    opts.num_layers,\n    opts.num_pages,\n)\n",
         # an allocator bound by `functools.partial`
         "zeros = functools.partial(torch.zeros, device=device)\n",
+        # a shape given as a `torch.Size` of its dimensions
+        "shape = torch.Size([self.num_pages, self.num_layers, heads, dim])\n",
+        "self.kv = torch.empty(torch.Size((rows, cfg.num_layers, 1, width)))\n",
     ],
     ids=[
         "dict-key-second",
@@ -93,6 +96,8 @@ def test_files_without_a_pool_parameter_are_left_out(text):
         "region-viewed",
         "shape-lines",
         "partial",
+        "size-kept",
+        "size-given",
     ],
 )
 def test_allocations_per_layer_of_other_spellings_are_kept(text):
@@ -108,6 +113,7 @@ def test_a_small_allocation_of_dict_keys_is_left_out():
     [
         "self.w = self.raw.view(torch.int8).view(rows, cols)\n",  # no layers
         "scale = functools.partial(torch.mul, 2)\n",  # a partial of no allocator
+        "shape = torch.Size([rows, cols])\n",  # a `torch.Size` naming no layers
     ],
 )
 def test_other_views_and_partials_are_left_out(text):

@@ -215,6 +215,13 @@ def dimensions(
                         elif name in facts.field_table_keys and name not in facts.object_defaults:
                             # a dtype table's key it is looked up with (`_DTYPES[self.dtype]`)
                             dimension = Dimension(name, facts.field_table_keys[name])
+                        elif (
+                            name in facts.dtype_names_params
+                            and name not in facts.object_defaults
+                            and settings.default_dtypes
+                        ):  # a dtype's name (`getattr(torch, self.dtype)`): the pack's dtypes'
+                            names = (dtype_name(d) for d in settings.default_dtypes)
+                            dimension = Dimension(name, tuple(names))
                     holds = any(n.startswith(name + ".") for n in facts.params)  # an object
                     unsaid = name not in facts.object_defaults and not holds
                     if name in facts.unpacked and unsaid:  # a tuple of numbers, each sampled

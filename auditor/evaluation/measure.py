@@ -246,7 +246,10 @@ def _without_aliases(
     for storage, names in groups.items():
         views = [name for name, bases in covering.items() if bases == storage]
         if len(names) + len(views) > 1:
-            keep = min(names + views, key=_plainness)
+            # a flat byte region is named by the view saying what its bytes hold
+            # (`self.kv_cache = self.raw.view(dtype).view(...)`), not by `raw`
+            flat = {n for n in names if all(_byte_region(t) for t in buffers[n])}  # type: ignore[union-attr]
+            keep = min(names + views, key=lambda n: (n in flat, _plainness(n)))
             dropped.update(n for n in names if n != keep)
             if keep in views:
                 renamed[names[0]] = keep
@@ -256,6 +259,12 @@ def _without_aliases(
         if name not in dropped:
             kept[renamed.get(name, name)] = value
     return kept
+
+
+def _byte_region(tensor: Tensor) -> bool:
+    """One dimension of bytes (`torch.empty(n * row, dtype=torch.uint8)`): storage whose
+    views say what it holds."""
+    return len(tensor.shape) == 1 and dtype_name(tensor.dtype) == "uint8"
 
 
 def _plainness(name: str) -> tuple[bool, bool, int]:

@@ -27,6 +27,7 @@ from auditor.frontend.behaviour import (
     dtype_table_keys,
     field_classes,
     field_defaults,
+    fields_naming_torch_dtypes,
     helper_calls,
     indexed_tables,
     infer_roles,
@@ -614,8 +615,11 @@ class RoleBook:
             roots: dict[str, set[str]] = {}  # what each method reads `self.` names of
             nested: dict[str, set[str]] = {}  # the `self.x` it reads into (`self.x.y`)
             overridden = self._overridden(klass)
+            # (a base of fields alone, `class Dims: num_layers: int`, is read too when any
+            # class of the order has a method: its fields are what the methods read)
+            lookup = any(each.methods for each in klass.mro())
             for each in klass.mro():
-                tree = cpython_tree(each.module, self.trees) if each.methods else None
+                tree = cpython_tree(each.module, self.trees) if lookup else None
                 node = class_node(tree, each) if tree is not None else None
                 for field_name, kind in (_class_fields(node) if node is not None else {}).items():
                     declared.setdefault(field_name, kind)
@@ -637,6 +641,10 @@ class RoleBook:
                         roots[name] = _self_names(method)
                         nested[name] = _read_into(method)
                         reads[name] |= nested[name]  # (`self.dtype.itemsize`: the dtype)
+                    for field_name in fields_naming_torch_dtypes(method) if method else ():
+                        # `getattr(torch, self.dtype)`: the field names a dtype, sampled as
+                        # the pack's dtypes' names (matrix.by_use), not as a number
+                        facts.dtype_names_params.add(f"{path}.{field_name}")
                     for field_name, table in _indexed_tables(method):
                         keys = self._keys_in(each.module, table, 0)
                         if keys is not None:
@@ -1090,6 +1098,8 @@ def _computed_alone(member: FunctionInfo, method: ast.FunctionDef) -> bool:
     rather than sampled as a number of its own."""
     if member.has_decorator("staticmethod", "classmethod") or not method.args.args:
         return False
+    if member.name.startswith("__") and member.name.endswith("__"):
+        return False  # (`__init__`, `__post_init__`: Python calls them, not the code)
     given = method.args
     required = len(given.posonlyargs) + len(given.args) - len(given.defaults)
     return required == 1 and None not in given.kw_defaults and given.vararg is None

@@ -127,6 +127,8 @@ _NAME = rb"[\w.]+(?:\[[^\]\n]{1,40}\])?"
 _TERM = _NAME + rb"(?:\s*[-+*/]+\s*" + _NAME + rb")?"
 # a name saying layers, maybe a key of a config dict (`cfg["num_layers"]`)
 _LAYERS = rb"[\w.(\[\"']*(?i:layer|depth)"
+# a shape given as a `torch.Size` of its dimensions (`torch.Size([pages, page, heads, dim])`)
+_SIZED = rb"(?:(?:torch\.)?Size\(\s*[(\[]?\s*)?"
 # a function defined inside a method (indented twice) only returning an allocation (`def
 # alloc(shape, dtype): return torch.empty((self.num_blocks,) + shape, ...)`), which per-layer
 # lists call (local_allocators); a method returning one (`def _empty(self)`) is not such
@@ -165,6 +167,7 @@ PER_LAYER_BYTES = re.compile(
     + rb"|"
     + _NEW
     + rb")\s*\(?\s*"
+    + _SIZED
     + rb"\s*,\s*".join([_TERM] * 4)
     + rb"\s*[,)]"
     # (a tensor's `new_empty` given a layer count first, as torch's allocators above)
@@ -175,14 +178,18 @@ PER_LAYER_BYTES = re.compile(
     # *row))`: a page-major tier)
     rb"|"
     + _ALLOC
-    + rb"\s*\(?\s*(?:"
+    + rb"\s*\(?\s*"
+    + _SIZED
+    + rb"(?:"
     + _NAME
     + rb"\s*,\s*){1,2}"
     + _LAYERS
     # a shape kept or returned before it is allocated, naming layers in its first three
     # dimensions (`shape = (self.num_pages, self.num_layers, ...)`, `return [n_layers, ...]`)
     # (one dimension a line: `shape = (\n    cfg.num_layers,\n ...`)
-    + rb"|(?:return|=)[ \t]*[(\[]\s*(?:[\w.]+\s*,\s*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
+    + rb"|(?:return|=)[ \t]*"
+    + _SIZED
+    + rb"[(\[]\s*(?:[\w.]+\s*,\s*){0,2}[\w.(]*(?i:layer|depth)[\w.)]*"
     rb"\s*,"
     rb"|\][ \t]*=[ \t]*"
     + _ALLOC  # `self.k[name] = torch.empty(...)` in a loop over layers
@@ -2245,6 +2252,22 @@ def names_a_torch_dtype(function: ast.FunctionDef | ast.AsyncFunctionDef, where:
         and node.args[1].id == name
         for node in _walk(function)
     )
+
+
+def fields_naming_torch_dtypes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The fields of its object a method passes to `getattr(torch, self.dtype)`: dtypes'
+    names (a config's `torch_dtype` property over its text `dtype`)."""
+    return {
+        node.args[1].attr
+        for node in _walk(function)
+        if isinstance(node, ast.Call)
+        and _dotted(node.func) == "getattr"
+        and len(node.args) >= 2
+        and _dotted(node.args[0]) == "torch"
+        and isinstance(node.args[1], ast.Attribute)
+        and isinstance(node.args[1].value, ast.Name)
+        and node.args[1].value.id == "self"
+    }
 
 
 def indexed_tables(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> list:

@@ -5,7 +5,7 @@
 range(n)]`, `[self._alloc(c) for c in capacities]` and a local `def alloc(shape): return
 ...` do, `self.register_buffer("k", t)` (a torch module's buffer) sets `self.k = t`, and
 `zeros(shape)` of `zeros = functools.partial(torch.zeros, device=d)` is `torch.zeros(shape,
-device=d)`. Pool
+device=d)`, and `torch.Size([n, page, heads, dim])` is the list it is given. Pool
 recognition (behaviour.py) reads comprehensions, local functions and attributes; these
 rewrites let it read the other spellings as the same code, without a second set of rules. Only
 recognition reads the rewritten copies: the interpreter runs the code as written (`map`,
@@ -18,6 +18,7 @@ import ast
 import copy
 
 _REPEAT = frozenset({"itertools.repeat", "repeat"})
+_SIZE = frozenset({"torch.Size", "Size"})
 _ITEM = "_desugar_item"
 
 
@@ -139,6 +140,8 @@ class _Desugared(ast.NodeTransformer):
                 [*copy.deepcopy(kept), *node.keywords],
             )
             return ast.copy_location(call, node)
+        if _sized(node):  # `torch.Size([pages, page, heads, dim])`: that shape
+            return node.args[0]
         mapped = _mapped(node)
         return mapped if mapped is not None else node
 
@@ -197,8 +200,21 @@ def registered_buffer(node: ast.AST) -> ast.Assign | None:
     return ast.copy_location(ast.Assign([target], value), node)
 
 
+def _sized(node: ast.AST) -> bool:
+    """`torch.Size(dims)` of one sequence: the same dimensions as `dims`."""
+    return (
+        isinstance(node, ast.Call)
+        and _dotted(node.func) in _SIZE
+        and len(node.args) == 1
+        and not node.keywords
+        and not isinstance(node.args[0], ast.Starred)
+    )
+
+
 def _has_sugar(function: ast.AST) -> bool:
     for node in ast.walk(function):
+        if _sized(node):
+            return True
         if isinstance(node, ast.Call) and _dotted(node.func) == "map":
             return True
         if isinstance(node, ast.Assign) and _plain_lambda(node.value):

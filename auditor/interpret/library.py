@@ -502,6 +502,18 @@ def _sorted(args: list, kwargs: dict, ctx: CallContext):
         return ctx.unknown("sorted() of numbers mixed with text")
 
 
+def _reversed(args: list, kwargs: dict, ctx: CallContext):
+    """`reversed(items)` of a sequence (a dict: its keys), as a list."""
+    if len(args) != 1 or kwargs:
+        return ctx.unknown("reversed() takes one sequence")
+    if is_unknown(args[0]):
+        return args[0]
+    items = list(args[0].keys()) if isinstance(args[0], dict) else args[0]
+    if not isinstance(items, (list, tuple, str, range)):
+        return ctx.unknown("reversed() of a value the interpreter does not model")
+    return list(reversed(items))
+
+
 def _repeat(args: list, kwargs: dict, ctx: CallContext):
     """`itertools.repeat(x, n)`: n times x, as a list (without n it never ends: unknown)."""
     times = kwargs.get("times", args[1] if len(args) > 1 else None)
@@ -775,6 +787,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.enumerate": _enumerate,
     "builtins.map": _map,
     "builtins.sorted": _sorted,
+    "builtins.reversed": _reversed,
     "itertools.repeat": _repeat,
     "functools.partial": _partial,
     "builtins.next": _next,

@@ -44,7 +44,7 @@ from auditor.location import Location
 BUILTIN_NAMES = frozenset(
     "int float bool str abs round divmod min max sum len any all range isinstance hasattr getattr "
     "type tuple list dict print super object Exception ValueError NotImplementedError callable "
-    "zip enumerate next map setattr sorted".split()
+    "zip enumerate next map setattr sorted reversed".split()
 )
 CONSTANTS = {"True": True, "False": False, "None": None}
 DEFERRED = _DEFERRED = frozenset(

@@ -1,0 +1,231 @@
+"""Spellings of probe41's trees, each a class of code rather than its example: a shape given as
+`torch.Size([...])` (recognised as the list it holds), strides computed with `reversed(...)`
+(a builtin the interpreter runs), and a config whose `torch_dtype` property names its dtype
+by text (`getattr(torch, self.dtype)`: the field is sampled as the pack's dtypes' names, not
+as a number). Each verdict is checked against the real tensors built on torch's meta device."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import audit_json, built_by_the_tree, finding_figures, one_pair_verdict, write_tree
+
+SIZED = """
+    from dataclasses import dataclass
+
+    import torch
+
+
+    @dataclass
+    class Config:
+        num_layers: int = 4
+        num_kv_heads: int = 8
+        head_dim: int = 128
+        page_size: int = 16
+        num_gpu_pages: int = 64
+        num_host_pages: int = 128
+        kv_dtype: torch.dtype = torch.bfloat16
+        host_dtype: torch.dtype = torch.bfloat16
+
+
+    class PageArena:
+        def __init__(self, cfg: Config, device="cuda"):
+            self.num_pages = cfg.num_gpu_pages
+            shape = (self.num_pages, cfg.page_size, cfg.num_kv_heads, cfg.head_dim)
+            self.k_pages = []
+            for _ in range(cfg.num_layers):
+                self.k_pages.append(torch.empty(shape, dtype=cfg.kv_dtype, device=device))
+
+
+    class SpillTier:
+        def __init__(self, cfg: Config, device="cpu"):
+            self.num_pages = cfg.num_host_pages
+            self.num_layers = cfg.num_layers
+            shape = torch.Size([self.num_pages, cfg.page_size, cfg.num_kv_heads, cfg.head_dim])
+            self.k_pages = [
+                torch.empty(shape, dtype=cfg.HOST_DTYPE, device=device)
+                for _ in range(self.num_layers)
+            ]
+
+
+    def build(cfg=None, device="cuda", host_device="cpu"):
+        cfg = cfg if cfg is not None else Config()
+        return PageArena(cfg, device=device), SpillTier(cfg, device=host_device)
+"""
+
+
+@pytest.mark.parametrize("host_dtype, bug", [("kv_dtype", False), ("host_dtype", True)])
+def test_a_shape_given_as_a_torch_size(tmp_path, capsys, monkeypatch, host_dtype, bug):
+    tree = SIZED.replace("HOST_DTYPE", host_dtype)
+    if bug:
+        tree = tree.replace(
+            "host_dtype: torch.dtype = torch.bfloat16", "host_dtype: torch.dtype = torch.float32"
+        )
+    write_tree(tmp_path, {"sz/__init__.py": "", "sz/tiers.py": tree})
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "k_pages")} if bug else set())
+    arena, tier = built_by_the_tree(
+        tmp_path, monkeypatch, "sz", "tiers", "build", device="meta", host_device="meta"
+    )
+    real = (tier.k_pages[0].nbytes // (128 * 16), arena.k_pages[0].nbytes // (64 * 16))
+    assert (real[0] != real[1]) is bug
+    if bug:
+        assert finding_figures(report)["k_pages"] == real
+
+
+STRIDED = """
+    import torch
+
+
+    def contiguous_strides(size):
+        strides, acc = [], 1
+        for dim in reversed(size):
+            strides.append(acc)
+            acc *= dim
+        return tuple(reversed(strides))
+
+
+    class BlockTable:
+        def __init__(self, num_blocks, block_size, num_layers, num_heads, head_dim,
+                     dtype=torch.bfloat16, device="cuda"):
+            self.num_layers = num_layers
+            self.block_size = block_size
+            self.dtype = dtype
+            self.block_shape = (2, block_size, num_heads, head_dim)
+            size = (num_layers, num_blocks) + self.block_shape
+            self.kv = torch.empty_strided(size, contiguous_strides(size), dtype=dtype,
+                                          device=device)
+
+
+    class BlockMirror:
+        def __init__(self, table, num_blocks, device="cpu"):
+            self.block_size = table.block_size
+            shape = (table.num_layers, num_blocks) + table.block_shape[:TAIL]
+            self.kv = torch.empty(shape, dtype=table.dtype, device=device)
+
+
+    def build(device="cuda", host_device="cpu"):
+        table = BlockTable(64, 16, 4, 8, 128, device=device)
+        return table, BlockMirror(table, 256, device=host_device)
+"""
+
+
+@pytest.mark.parametrize("tail, bug", [("", False), ("3", True)])
+def test_strides_computed_with_reversed(tmp_path, capsys, monkeypatch, tail, bug):
+    """`reversed(size)` is run as Python runs it (it had been an unresolved name, so the
+    device's one strided tensor, and the pair, were never compared)."""
+    write_tree(tmp_path, {"st/__init__.py": "", "st/blocks.py": STRIDED.replace("TAIL", tail)})
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "kv")} if bug else set())
+    table, mirror = built_by_the_tree(
+        tmp_path, monkeypatch, "st", "blocks", "build", device="meta", host_device="meta"
+    )
+    # the real strides are what contiguous ones are
+    assert table.kv.stride() == torch_contiguous(tuple(table.kv.shape))
+    real = (mirror.kv.nbytes // (256 * 16 * 4), table.kv.nbytes // (64 * 16 * 4))
+    assert (real[0] != real[1]) is bug
+    if bug:
+        assert finding_figures(report)["kv"] == real
+
+
+def torch_contiguous(shape: tuple[int, ...]) -> tuple[int, ...]:
+    import torch
+
+    return torch.empty(shape, device="meta").stride()
+
+
+NAMED_DTYPE = """
+    _DEFAULTS = {"num_layers": 4, "num_kv_heads": 8, "head_dim": 128, "dtype": "bfloat16",
+                 "tp_size": 2, "max_tokens": 1024, "staging_tokens": 512}
+
+
+    class Args:
+        def __init__(self, **overrides):
+            for key, value in {**_DEFAULTS, **overrides}.items():
+                setattr(self, key, value)
+
+        @property
+        def torch_dtype(self):
+            import torch
+            return getattr(torch, self.dtype)
+
+
+    class Slab:
+        def __init__(self, args, device="cuda"):
+            import torch
+            heads = args.num_kv_heads // args.tp_size
+            self.k_buffer = [
+                torch.zeros(size=(args.max_tokens, heads, args.head_dim), dtype=args.torch_dtype,
+                            device=device)
+                for _ in range(args.num_layers)
+            ]
+
+
+    class Sender:
+        def __init__(self, args, device="cpu"):
+            import torch
+            heads = SENDER_HEADS
+            self.k_buffer = [
+                torch.empty((args.staging_tokens, heads, args.head_dim), dtype=args.torch_dtype,
+                            device=device)
+                for _ in range(args.num_layers)
+            ]
+
+
+    def launch(args=None, device="cuda", host_device="cpu"):
+        args = args or Args()
+        return Slab(args, device=device), Sender(args, device=host_device)
+"""
+
+
+@pytest.mark.parametrize(
+    "heads, bug",
+    [("args.num_kv_heads // args.tp_size", False), ("args.num_kv_heads", True)],
+)
+def test_a_dtype_named_by_a_config_field(tmp_path, capsys, monkeypatch, heads, bug):
+    """`getattr(torch, self.dtype)` in the config's property: `Args.dtype` is sampled as the
+    names of the pack's dtypes (it had been sampled as a number, and both sides' dtypes were
+    unresolved: the pair was never compared)."""
+    write_tree(
+        tmp_path, {"nd/__init__.py": "", "nd/serve.py": NAMED_DTYPE.replace("SENDER_HEADS", heads)}
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "k_buffer")} if bug else set())
+    assert any("Args.dtype=bfloat16" in f["message"] for f in report["findings"]) is bug
+    slab, sender = built_by_the_tree(
+        tmp_path, monkeypatch, "nd", "serve", "launch", device="meta", host_device="meta"
+    )
+    real = (sender.k_buffer[0].nbytes // 512, slab.k_buffer[0].nbytes // 1024)
+    assert (real[0] != real[1]) is bug
+    if bug:  # (the audit samples the heads and tp size: the figures are its own point's)
+        host, device = finding_figures(report)["k_buffer"]
+        assert host != device
+
+
+def test_every_builtin_the_library_runs_is_a_name_the_interpreter_knows():
+    from auditor.interpret.library import FUNCTIONS
+    from auditor.interpret.namespaces import BUILTIN_NAMES
+
+    modelled = {
+        name.removeprefix("builtins.") for name in FUNCTIONS if name.startswith("builtins.")
+    }
+    assert "reversed" in modelled
+    assert modelled <= BUILTIN_NAMES
+
+
+def test_a_dunder_method_is_not_run_as_a_computed_field(tmp_path):
+    from pathlib import Path
+
+    from auditor.pipeline import audit
+    from auditor.settings import load_settings
+
+    write_tree(
+        tmp_path, {"nd/__init__.py": "", "nd/serve.py": NAMED_DTYPE.replace("SENDER_HEADS", "2")}
+    )
+    settings = load_settings(None)
+    settings.respect_gitignore = False
+    result = audit([Path(tmp_path)], settings)
+    [slab] = [c for c in result.catalog.roles.index.all_classes() if c.name == "Slab"]
+    facts = result.catalog.roles.facts(slab)
+    assert "Args.torch_dtype" in facts.object_properties
+    assert not any("__" in p for p in facts.object_properties)
+    assert "Args.dtype" in facts.dtype_names_params
