@@ -229,3 +229,86 @@ def test_a_dunder_method_is_not_run_as_a_computed_field(tmp_path):
     assert "Args.torch_dtype" in facts.object_properties
     assert not any("__" in p for p in facts.object_properties)
     assert "Args.dtype" in facts.dtype_names_params
+
+
+PICKED = """
+    from dataclasses import dataclass
+
+    import torch
+
+
+    @dataclass
+    class Config:
+        num_layers: int = 4
+        num_kv_heads: int = 8
+        head_dim: int = 128
+        kv_lora_rank: int = 512
+        qk_rope_head_dim: int = 64
+        use_mla: bool = True
+        max_tokens: int = 1024
+        host_tokens: int = 4096
+
+
+    class TokenStore:
+        def __init__(self, cfg, device="cuda"):
+            self.k = [torch.empty((cfg.max_tokens, cfg.num_kv_heads, cfg.head_dim),
+                                  dtype=torch.bfloat16, device=device)
+                      for _ in range(cfg.num_layers)]
+
+
+    class LatentStore:
+        def __init__(self, cfg, device="cuda"):
+            width = cfg.kv_lora_rank + cfg.qk_rope_head_dim
+            self.kv = [torch.empty((cfg.max_tokens, 1, width), dtype=torch.bfloat16,
+                                   device=device)
+                       for _ in range(cfg.num_layers)]
+
+
+    class TokenStash:
+        def __init__(self, cfg, device="cpu"):
+            self.k = [torch.empty((cfg.host_tokens, cfg.num_kv_heads, cfg.head_dim),
+                                  dtype=torch.bfloat16, device=device)
+                      for _ in range(cfg.num_layers)]
+
+
+    class LatentStash:
+        def __init__(self, cfg, device="cpu"):
+            width = cfg.kv_lora_rank + ROPE
+            self.kv = [torch.empty((cfg.host_tokens, 1, width), dtype=torch.bfloat16,
+                                   device=device)
+                       for _ in range(cfg.num_layers)]
+
+
+    def allocate(cfg=None, device="cuda", host_device="cpu"):
+        cfg = cfg or Config()
+        if cfg.use_mla:
+            store_cls, stash_cls = LatentStore, LatentStash
+        else:
+            store_cls, stash_cls = TokenStore, TokenStash
+        return store_cls(cfg, device=device), stash_cls(cfg, device=host_device)
+"""
+
+
+@pytest.mark.parametrize("rope, bug", [("cfg.qk_rope_head_dim", False), ("0", True)])
+def test_classes_picked_together_in_each_branch(tmp_path, capsys, monkeypatch, rope, bug):
+    """`store_cls, stash_cls = LatentStore, LatentStash` in one arm, the token classes in the
+    other: the classes bound together are built together (and only they: a latent store is
+    not compared with a token stash)."""
+    write_tree(tmp_path, {"pk/__init__.py": "", "pk/stores.py": PICKED.replace("ROPE", rope)})
+    report = audit_json(tmp_path, capsys)
+    pairs = {(p["host"], p["device"]): p["compared"] for p in report["coverage"]}
+    assert pairs[("LatentStash", "LatentStore")] is True
+    assert not pairs.keys() & {("TokenStash", "LatentStore"), ("LatentStash", "TokenStore")}
+    # one item unresolved: the token classes, never built (the flag is the config's default);
+    # the classes of different arms are not paired at all (each would be one more)
+    assert report["summary"]["unresolved"] == 1
+    findings = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
+    assert findings == ({("LA001", "kv")} if bug else set())
+    store, stash = built_by_the_tree(
+        tmp_path, monkeypatch, "pk", "stores", "allocate", device="meta", host_device="meta"
+    )
+    real = (stash.kv[0].nbytes // 4096, store.kv[0].nbytes // 1024)
+    assert (real[0] != real[1]) is bug
+    if bug:  # (the untyped `cfg`'s numbers are sampled: the figures are the audit's point's)
+        host, device = finding_figures(report)["kv"]
+        assert host < device and real[0] < real[1]

@@ -91,12 +91,19 @@ def sibling_pairs(
             continue
         in_module = {**registered, **_dict_registry(index, module, tree, by_name)}
         for qualname, function in _functions(tree, module.name):
-            calls = list(_device_calls(index, module, function, by_name, trees, in_module))
+            together: dict[tuple[int, int], set[int]] = {}
+            calls = list(
+                _device_calls(index, module, function, by_name, trees, in_module, together)
+            )
             for one, two in itertools.combinations(calls, 2):
                 (first, a, where_a, name_a, _), (second, b, where_b, _, how) = one, two
                 key = frozenset((id(a), id(b)))
                 if a is b or first is second or key in taken or host_ids & {id(a), id(b)}:
                     continue  # (one call choosing between classes builds one of them)
+                bound_a = together.get((id(first), id(a)))
+                bound_b = together.get((id(second), id(b)))
+                if bound_a is not None and bound_b is not None and not bound_a & bound_b:
+                    continue  # (`a_cls, b_cls = A, B` in one arm: A with B, not with D)
                 if _exclusive(where_a, where_b) or not _storages_meet(book, a, b):
                     continue
                 derived = _derived(a, name_a, trees)
@@ -296,6 +303,13 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
             and isinstance(n.targets[0], ast.Name)
             and isinstance(n.value, (ast.Call, ast.IfExp))  # (or `a_cls if x else b_cls`)
         }
+        for n in inside:  # `store_cls, stash_cls = LatentStore, LatentStash`
+            if isinstance(n, ast.Assign):
+                for target in n.targets:
+                    for name, item in _names_bound(target, n.value):
+                        said = item.id if isinstance(item, ast.Name) else getattr(item, "attr", "")
+                        if local.get(said, said) in by_name:
+                            picked.add(name)
         calls = 0
         for n in inside:
             if isinstance(n, ast.Call):
@@ -334,11 +348,14 @@ def _device_calls(
     by_name: dict,
     trees: dict,
     registered: dict[str, tuple[ClassInfo, str]] | None = None,
+    together: dict[tuple[int, int], set[int]] | None = None,
 ) -> Iterator[Call]:
     """The calls of the function's own body (not of functions defined in it) that build a
     device pool class by its name, imported at module level or in the function, directly or
     through a classmethod of the class that returns `cls(...)` (`Spill.from_device(cache)`:
-    yielded as that `cls(...)` call, with the site's arguments in place of its parameters)."""
+    yielded as that `cls(...)` call, with the site's arguments in place of its parameters).
+    `together` gets, for a call of a name bound to a class in each branch, the statements
+    binding it to each class (keyed by the call's id and the class's)."""
     local: dict[str, tuple[str, str]] = {}  # `from .prefill_pool import PrefillKVPool`
     bound: dict[int, str] = {}  # id of a call -> the name its result is assigned to
     picked: dict[str, ast.expr] = {}  # `pool_cls = select_pool_cls(dtype)`: the function
@@ -359,6 +376,33 @@ def _device_calls(
         for name, func in picked.items()
         if (classes := _factory_classes(index, module, func, local, by_name))
     }
+    # `store_cls, stash_cls = LatentStore, LatentStash` in one arm, other classes in another:
+    # a name every binding of which is a device class (which one, the run says)
+    named: dict[str, list] = {}  # name -> (expression or None, id of the statement)
+    for node in walk.nodes(function):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With)):
+            targets = node.targets if isinstance(node, ast.Assign) else [_target_of(node)]
+            values = [node.value] if isinstance(node, ast.Assign) else [None]
+            for target, value in zip(targets, values * len(targets)):
+                for name, item in _names_bound(target, value):
+                    named.setdefault(name, []).append((item, id(node)))
+        elif isinstance(node, ast.arguments):  # a parameter: given, not a class of the tree
+            for argument in [*node.posonlyargs, *node.args, *node.kwonlyargs]:
+                named.setdefault(argument.arg, []).append((None, id(node)))
+    branch_bound: dict[str, dict[int, set[int]]] = {}  # name -> class -> its statements
+    for name, items in named.items():
+        if name in chosen or name in picked or len(items) < 2:
+            continue
+        classes = [
+            _device_class(index, module, item, local, by_name) if item is not None else None
+            for item, _ in items
+        ]
+        if None not in classes and len(set(map(id, classes))) > 1:
+            unique = list({id(c): c for c in classes}.values())
+            chosen[name] = (f"{name} (bound in each branch)", unique)
+            branch_bound[name] = {}
+            for cls, (_, statement) in zip(classes, items):
+                branch_bound[name].setdefault(id(cls), set()).add(statement)  # type: ignore[arg-type]
     for node in walk.nodes(function):  # `manager_cls = Int8Pool if int8 else Pool`
         if (
             isinstance(node, ast.Assign)
@@ -398,6 +442,8 @@ def _device_calls(
             elif isinstance(node.func, ast.Name) and node.func.id in chosen:
                 factory, classes = chosen[node.func.id]
                 for each in classes:  # which one, the run says (OtherHost where another)
+                    if together is not None and node.func.id in branch_bound:
+                        together[(id(node), id(each))] = branch_bound[node.func.id][id(each)]
                     yield node, each, where, bound.get(id(node)), f"{CHOSEN}{factory}"
             elif key is not None and key in (registered or {}):
                 cls, by = (registered or {})[key]
@@ -430,6 +476,34 @@ def _device_calls(
 
     for statement in function.body:  # type: ignore[attr-defined]
         yield from visit(statement, ())
+
+
+def _target_of(node: ast.AST) -> ast.expr | None:
+    if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For)):
+        return node.target
+    return None  # (`with ... as x`: bound to what the context gives, never a class here)
+
+
+def _names_bound(target: ast.expr | None, value: ast.expr | None) -> list:
+    """(name, the expression it is bound to, or None for anything but a plain name or
+    attribute) for each name `target = value` binds, element-wise for a tuple of the same
+    length (`a, b = A, B`)."""
+    if isinstance(target, ast.Name):
+        plain = isinstance(value, (ast.Name, ast.Attribute))
+        return [(target.id, value if plain else None)]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        paired = (
+            isinstance(value, (ast.Tuple, ast.List))
+            and len(value.elts) == len(target.elts)
+            and not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])
+        )
+        found = []
+        for i, element in enumerate(target.elts):
+            found.extend(_names_bound(element, value.elts[i] if paired else None))  # type: ignore[union-attr]
+        return found
+    if isinstance(target, ast.Starred):
+        return _names_bound(target.value, None)
+    return []
 
 
 def _local_tuples(function: ast.AST) -> dict[str, ast.Tuple]:
