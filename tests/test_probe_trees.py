@@ -163,6 +163,15 @@ BUGGY = {
     # ...]`, given the model dtype, beside a store of `k_cache`, `v_cache` given the KV dtype;
     # both built from `*dims`
     "probe40/r05": {("LA001", "kv")},
+    # a spill tier shaped by `torch.Size([...])`, given the model dtype where the arena keeps
+    # the KV dtype
+    "probe41/r01": {("LA001", "k_pages"), ("LA001", "v_pages")},
+    # a config whose `torch_dtype` property is `getattr(torch, self.dtype)` (a dtype's name,
+    # sampled as the pack's dtypes'), a prefill sender sized by all KV heads, not one rank's
+    "probe41/r04": {("LA001", "k_buffer"), ("LA001", "v_buffer")},
+    # a swap space of one flat byte region viewed as the latent without its rope part, beside
+    # per-layer pages shaped by `torch.Size((...))`
+    "probe41/r07": {("LA001", "kv_buffer")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -222,6 +231,15 @@ CORRECT = [
     # a pinned byte arena viewed as the latent's dtype and a token-major shape, sized by its
     # layout object's `bytes_per_token()` method (run on the stand-in, as a property is)
     "probe40/r01",
+    # one strided tensor of all layers, its strides computed with `reversed(size)`, beside a
+    # host shaped after it
+    "probe41/r02",
+    "probe41/r03",  # a swap space of a GiB budget (one item unresolved: a sampled 0 heads)
+    "probe41/r05",
+    # a factory binding a store class and a stash class together in each arm (`store_cls,
+    # stash_cls = LatentKVStore, CpuLatentStash`): the token pair never built at the config's
+    # default flag (one unresolved item, said)
+    "probe41/r08",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -234,6 +252,8 @@ UNRESOLVED = {
     "probe37/r04": 1,
     "probe33/r02": 8,  # the cache mode's width table read at sampled head sizes
     "probe36/r08": 8,  # the KV dtype table looked up with sampled names it lacks
+    "probe41/r03": 1,  # `num_kv_heads // tp_size` of samples dividing by zero heads
+    "probe41/r08": 1,
 }
 
 
@@ -291,6 +311,7 @@ CHECKS = sorted(
         "probe38",
         "probe39",
         "probe40",
+        "probe41",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

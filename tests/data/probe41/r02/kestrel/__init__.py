@@ -1,0 +1,1 @@
+"""kestrel: block-table KV storage with a pinned host mirror."""

@@ -1,0 +1,1 @@
+"""osprey: flat-arena KV cache with a pinned swap space."""

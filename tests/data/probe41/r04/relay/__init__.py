@@ -1,0 +1,1 @@
+"""relay: prefill worker of a disaggregated prefill/decode deployment."""

@@ -1,0 +1,1 @@
+"""ember: int8 KV cache with a host offload store."""

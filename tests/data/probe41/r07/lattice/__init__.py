@@ -1,0 +1,1 @@
+"""lattice: MLA (compressed latent) KV pages with a CPU swap space."""
