@@ -312,3 +312,111 @@ def test_classes_picked_together_in_each_branch(tmp_path, capsys, monkeypatch, r
     if bug:  # (the untyped `cfg`'s numbers are sampled: the figures are the audit's point's)
         host, device = finding_figures(report)["kv"]
         assert host < device and real[0] < real[1]
+
+
+FALLBACK = """
+    from dataclasses import dataclass
+
+    import torch
+
+
+    @dataclass
+    class Settings:
+        num_layers: int = 4
+        num_kv_heads: int = 8
+        head_dim: int = 128
+        group_size: int = 32
+        num_tokens: int = 1024
+        host_tokens: int = 4096
+    EXTRA
+
+
+    class Cache:
+        def __init__(self, s: Settings, device="cuda"):
+            groups = s.head_dim // s.group_size
+            self.k_q = [torch.zeros((s.num_tokens, s.num_kv_heads, s.head_dim), dtype=torch.int8,
+                                    device=device) for _ in range(s.num_layers)]
+            self.k_scale = [torch.zeros((s.num_tokens, s.num_kv_heads, groups),
+                                        dtype=torch.float16, device=device)
+                            for _ in range(s.num_layers)]
+
+
+    class Offload:
+        def __init__(self, s: Settings, device="cpu"):
+            group = getattr(s, "GROUP_NAME", FALLBACK_VALUE)
+            self.k_q = [torch.zeros((s.host_tokens, s.num_kv_heads, s.head_dim), dtype=torch.int8,
+                                    device=device) for _ in range(s.num_layers)]
+            self.k_scale = [torch.zeros((s.host_tokens, s.num_kv_heads, s.head_dim // group),
+                                        dtype=torch.float16, device=device)
+                            for _ in range(s.num_layers)]
+
+
+    def build(s=None, device="cuda", host_device="cpu"):
+        s = s or Settings()
+        return Cache(s, device=device), Offload(s, device=host_device)
+"""
+
+
+def _fallback_tree(name: str = "quant_group", value: str = "64", extra: str = "") -> str:
+    return (
+        FALLBACK.replace("GROUP_NAME", name)
+        .replace("FALLBACK_VALUE", value)
+        .replace("    EXTRA\n", extra)
+    )
+
+
+@pytest.mark.parametrize("value, bug", [("s.group_size", False), ("64", True)])
+def test_a_fallback_read_of_an_attribute_the_class_never_gives(
+    tmp_path, capsys, monkeypatch, value, bug
+):
+    """`getattr(s, "quant_group", 64)` of a dataclass with no such field: the object has none,
+    so the code's fallback is what it reads (said as an assumption); it was unresolved, the
+    scale buffers never compared."""
+    write_tree(tmp_path, {"fb/__init__.py": "", "fb/pools.py": _fallback_tree(value=value)})
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "k_scale")} if bug else set())
+    cache, offload = built_by_the_tree(
+        tmp_path, monkeypatch, "fb", "pools", "build", device="meta", host_device="meta"
+    )
+    real = (offload.k_scale[0].nbytes // 4096, cache.k_scale[0].nbytes // 1024)
+    assert (real[0] != real[1]) is bug
+    if bug:
+        assert finding_figures(report)["k_scale"] == real
+        assert "Settings.quant_group taken as absent" in report["findings"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # any attribute may be set by a computed name
+        "\n        def set(self, name, value):\n            setattr(self, name, value)\n",
+        "\n        def __getattr__(self, name):\n            return 16\n",
+        "\n        def load(self, table):\n            self.__dict__.update(table)\n",
+    ],
+    ids=["setattr", "getattr-hook", "dict"],
+)
+def test_a_fallback_of_an_open_class_stays_unresolved(tmp_path, capsys, extra):
+    write_tree(tmp_path, {"fo/__init__.py": "", "fo/pools.py": _fallback_tree(extra=extra)})
+    report = audit_json(tmp_path, capsys)
+    assert report["findings"] == []
+    assert report["summary"]["unresolved"] == 1  # (the offload's scales, said)
+
+
+def test_a_field_the_class_has_is_not_taken_as_absent(tmp_path, capsys):
+    """`getattr(s, "group_size", 64)` of a class that has that field: its sampled value."""
+    write_tree(tmp_path, {"fh/__init__.py": "", "fh/pools.py": _fallback_tree(name="group_size")})
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == set()
+
+
+def test_a_fallback_of_a_class_with_a_base_outside_the_tree_stays_unresolved(tmp_path, capsys):
+    """A base the audit cannot read (`PretrainedConfig`) may give any attribute."""
+    tree = _fallback_tree().replace("class Settings:", "class Settings(PretrainedConfig):")
+    tree = tree.replace(
+        "import torch\n", "import torch\n    from transformers import PretrainedConfig\n", 1
+    )
+    assert "Settings(PretrainedConfig)" in tree
+    write_tree(tmp_path, {"fx/__init__.py": "", "fx/pools.py": tree})
+    report = audit_json(tmp_path, capsys)
+    assert report["findings"] == []
+    assert report["summary"]["unresolved"] >= 1

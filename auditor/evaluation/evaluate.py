@@ -744,6 +744,10 @@ class PoolEvaluator:
                 note = unset_note(variable)
                 if note not in result.assumed:
                     result.assumed.append(note)
+            for attribute in point.absent:  # a stand-in's attribute its class never gives
+                note = f"{attribute} taken as absent (its class gives no such attribute)"
+                if note not in result.assumed:
+                    result.assumed.append(note)
             demands = point.demands
             if result.infeasible is None and result.failure is None and as_lanes:
                 state.watch.check()  # the builds it stands for saw the same module state

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor import dtypes
-from auditor.interpret import environment, lanes
+from auditor.interpret import closed_classes, environment, lanes
 from auditor.interpret.values import (
     LANES_ACTIVE,
     BoundBuiltin,
@@ -27,6 +27,7 @@ from auditor.interpret.values import (
     Lambda,
     Partial,
     PartialSequence,
+    RuntimeObject,
     Tensor,
     Unknown,
     UnknownAllocation,
@@ -629,7 +630,25 @@ def _getattr(args: list, kwargs: dict, ctx: CallContext):
         found = ctx.interpreter.lookup_attribute(args[0], args[1], ctx.location)
     if found is ABSENT:
         return args[2] if len(args) == 3 else ctx.unknown(f"object has no attribute {args[1]!r}")
+    if len(args) == 3 and _never_given(args[0], args[1], found):
+        # a stand-in's attribute its class never gives its instances: the code's fallback
+        what = f"{args[0].path}.{args[1]}"
+        if what not in ctx.interpreter.point.absent:
+            ctx.interpreter.point.absent.append(what)
+        return args[2]
     return found
+
+
+def _never_given(obj: Any, name: str, found: Any) -> bool:
+    """`getattr(settings, "quant_group", 64)` of a config object's stand-in, which the point
+    has no value for, where the object's class cannot have it (closed_classes.py)."""
+    return (
+        isinstance(obj, RuntimeObject)
+        and obj.klass is not None
+        and is_unknown(found)
+        and found.why is Why.CONFIG_NOT_LISTED
+        and closed_classes.lacks(obj.klass, name)
+    )
 
 
 def set_attribute(args: list, kwargs: dict, ctx: CallContext):

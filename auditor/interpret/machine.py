@@ -65,6 +65,9 @@ class ConfigPoint:
         # (environment.runtime_attribute): objects, or values evaluate.py samples next round
         self.pending: set[str] = set()
         self.unset: list[str] = []  # environment variables read as unset, no [switches] value
+        # stand-ins' attributes read with a fallback that their class never gives its
+        # instances (closed_classes.py): `getattr(cfg, "x", d)` is `d`, said with the figures
+        self.absent: list[str] = []
         # getters with a [runtime.<getter>] table: dimensions are named `getter().attribute`
         self.runtime_getters = frozenset(n.split("().", 1)[0] for n in self.values if "()." in n)
         # the token and layer counts the build varies (evaluate.py): the point's, always
