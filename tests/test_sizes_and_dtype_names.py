@@ -420,3 +420,62 @@ def test_a_fallback_of_a_class_with_a_base_outside_the_tree_stays_unresolved(tmp
     report = audit_json(tmp_path, capsys)
     assert report["findings"] == []
     assert report["summary"]["unresolved"] >= 1
+
+
+LEDGER = """
+    import torch
+
+
+    class PagedLedger:
+        def __init__(self, num_pages, page_size, dtype, head_num, head_dim, layer_num, device):
+            self.num_pages = num_pages
+            self.page_size = page_size
+            self.dtype = dtype
+            self.k_buffer = []
+            for _ in range(layer_num):
+                self.k_buffer.append(
+                    torch.empty((num_pages, page_size, head_num, head_dim), dtype=dtype,
+                                device=device)
+                )
+
+
+    class LedgerMirror:
+        def __init__(self, device_pool, ratio, device="cpu"):
+            self.dtype = HOST_DTYPE
+            self.layer_num = len(device_pool.k_buffer)
+            self.page_shape = tuple(device_pool.k_buffer[0].shape[1:])
+            self.page_size = self.page_shape[0]
+            self.num_pages = int(device_pool.num_pages * ratio)
+            shape = (self.layer_num, self.num_pages) + self.page_shape
+            self.k_buffer = torch.empty(shape, dtype=self.dtype, device=device)
+
+
+    def build(device="cuda", host_device="cpu"):
+        pool = PagedLedger(64, 16, torch.bfloat16, 8, 128, 4, device)
+        return pool, LedgerMirror(pool, ratio=2.0, device=host_device)
+"""
+
+
+@pytest.mark.parametrize("host_dtype, bug", [("device_pool.dtype", False), ("torch.float32", True)])
+def test_a_host_keeping_no_token_count_is_measured_per_row(
+    tmp_path, capsys, monkeypatch, host_dtype, bug
+):
+    """A host taking its device by the pack's name (`device_pool`) that keeps no token count,
+    its pages twice its device's (`int(device_pool.num_pages * ratio)`) of the device's page
+    size: measured per row it holds, of `self.page_size` tokens each (probe42/r01: it was
+    measured per device token, a false LA001, 4096 vs 2048)."""
+    write_tree(
+        tmp_path, {"lg/__init__.py": "", "lg/ledger.py": LEDGER.replace("HOST_DTYPE", host_dtype)}
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "k_buffer")} if bug else set())
+    pool, mirror = built_by_the_tree(
+        tmp_path, monkeypatch, "lg", "ledger", "build", device="meta", host_device="meta"
+    )
+    real = (
+        mirror.k_buffer.nbytes // (4 * 128 * 16),  # layers, pages, page size
+        pool.k_buffer[0].nbytes // (64 * 16),
+    )
+    assert (real[0] != real[1]) is bug
+    if bug:  # (the audit samples the page size; bytes per token do not depend on it)
+        assert finding_figures(report)["k_buffer"] == real

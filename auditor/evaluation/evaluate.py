@@ -341,7 +341,16 @@ class PoolEvaluator:
                 for n, f in figures.items()
             }
         scaled = _scaled_rows(roles, host_cls)
-        if scaled or (id(host_cls) in roles.hosts and roles.inferred(host_cls) is None):
+        # a host taking its device by the pack's names that keeps no token count of its own
+        # (`self.num_pages = int(device_pool.num_pages * ratio)`): its rows say its tokens
+        uncounted = roles.inferred(host_cls) is None and not any(
+            isinstance(b[0], Instance) and any(_positive(b[0].attrs.get(n)) for n in names)
+            for b in builds
+            for names in [roles.tokens(host_cls)]
+        )
+        if scaled or (
+            roles.inferred(host_cls) is None and (id(host_cls) in roles.hosts or uncounted)
+        ):
             # seen by behaviour, nothing says how many tokens it holds (or it holds a ratio of
             # its device's tokens): per row, where every buffer grows along one dimension with
             # the device's tokens (the slots the code indexes), else unresolved
