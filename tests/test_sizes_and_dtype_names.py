@@ -479,3 +479,208 @@ def test_a_host_keeping_no_token_count_is_measured_per_row(
     assert (real[0] != real[1]) is bug
     if bug:  # (the audit samples the page size; bytes per token do not depend on it)
         assert finding_figures(report)["k_buffer"] == real
+
+
+DEPOTS_BASE = """
+    import torch
+
+
+    class DepotBase:
+        def __init__(self, size, head_num, head_dim, layer_num, device):
+            self.size = size
+            self.head_num = head_num
+            self.head_dim = head_dim
+            self.layer_num = layer_num
+            self.device = device
+            self._create_buffers()
+
+        def _create_buffers(self):
+            raise NotImplementedError
+"""
+
+DEPOTS = """
+    from dataclasses import dataclass
+
+    import torch
+
+    from .base import DepotBase
+
+
+    @dataclass
+    class DepotConfig:
+        num_layers: int = 4
+        num_kv_heads: int = 8
+        head_dim: int = 128
+        max_tokens: int = 1024
+        swap_tokens: int = 4096
+        device: str = "cuda"
+        swap_device: str = "cpu"
+
+
+    class DeviceDepot(DepotBase):
+        def __init__(self, cfg):
+            super().__init__(cfg.max_tokens + 1, cfg.num_kv_heads, cfg.head_dim, cfg.num_layers,
+                             cfg.device)
+
+        def _create_buffers(self):
+            shape = (self.size, self.head_num, self.head_dim)
+            self.k_data = [torch.empty(shape, dtype=torch.uint8, device=self.device)
+                           for _ in range(self.layer_num)]
+
+
+    class SwapDepot(DepotBase):
+        def __init__(self, cfg):
+            super().__init__(cfg.swap_tokens, HEADS, cfg.head_dim, cfg.num_layers,
+                             device=cfg.swap_device)
+
+        def _create_buffers(self):
+            shape = (self.layer_num, self.size, self.head_num, self.head_dim)
+            self.k_data = torch.empty(shape, dtype=torch.uint8, device=self.device)
+
+
+    def make_depots(cfg=None):
+        cfg = cfg or DepotConfig()
+        return DeviceDepot(cfg), SwapDepot(cfg)
+"""
+
+
+@pytest.mark.parametrize(
+    "heads, bug", [("cfg.num_kv_heads", False), ("2 * cfg.num_kv_heads", True)]
+)
+def test_sizes_passed_up_to_the_base_constructor(tmp_path, capsys, monkeypatch, heads, bug):
+    """`super().__init__(cfg.max_tokens + 1, cfg.num_kv_heads, ...)` of a class taking only a
+    config, its base keeping `self.size = size`: the base's constructor read as called, so the
+    class allocates per layer over `cfg.num_layers` and per token along `cfg.max_tokens`
+    (probe42/r04: neither was a pool)."""
+    write_tree(
+        tmp_path,
+        {
+            "dp/__init__.py": "",
+            "dp/base.py": DEPOTS_BASE,
+            "dp/depots.py": DEPOTS.replace("HEADS", heads),
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    assert one_pair_verdict(report) == ({("LA001", "k_data")} if bug else set())
+    # built as the tree builds them, its config's devices the meta device
+    import importlib
+    import sys
+    from dataclasses import replace
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("dp.depots")
+    try:
+        device, swap = module.make_depots(
+            replace(module.DepotConfig(), device="meta", swap_device="meta")
+        )
+    finally:
+        for name in [n for n in sys.modules if n == "dp" or n.startswith("dp.")]:
+            del sys.modules[name]
+    real = (swap.k_data.nbytes // (4 * 4096), device.k_data[0].nbytes // 1025)
+    assert (real[0] != real[1]) is bug
+    if bug:
+        assert finding_figures(report)["k_data"] == real
+
+
+RINGS = """
+    import torch
+
+
+    class PagedRing:
+        def __init__(self, num_pages, page_size, head_num, head_dim, layer_num, device,
+                     dtype=torch.bfloat16):
+            shape = (num_pages, page_size, head_num, head_dim)
+            self.k_data = [torch.empty(shape, dtype=dtype, device=device) for _ in range(layer_num)]
+
+
+    class Fp8PagedRing(PagedRing):
+        def __init__(self, num_pages, page_size, head_num, head_dim, layer_num, device):
+            super().__init__(num_pages, page_size, head_num, head_dim, layer_num, device,
+                             dtype=torch.float8_e4m3fn)
+            self.k_scale = [torch.empty((num_pages, page_size), dtype=torch.float32,
+                                        device=device) for _ in range(layer_num)]
+
+
+    RINGS = {"none": PagedRing, "fp8": Fp8PagedRing}
+"""
+
+SENDER = """
+    import torch
+
+
+    class SendRing:
+        def __init__(self, num_pages, page_size, head_num, head_dim, layer_num, device):
+            shape = (num_pages, layer_num, page_size, head_num, head_dim)
+            self.k_data = torch.empty(shape, dtype=torch.uint8, device=device)
+            self.k_scale = torch.empty((num_pages, layer_num, page_size), dtype=SCALE,
+                                       device=device)
+"""
+
+LAUNCH = """
+    from dataclasses import dataclass
+
+    from .rings import RINGS
+    from .sender import SendRing
+
+
+    @dataclass
+    class StreamConfig:
+        num_layers: int = 4
+        num_kv_heads: int = 8
+        head_dim: int = 128
+        page_size: int = 16
+        num_pages: int = 64
+        send_pages: int = 16
+        kv_quant: str = "fp8"
+        device: str = "cuda"
+        send_device: str = "cuda"
+
+
+    def build(cfg=None):
+        cfg = cfg or StreamConfig()
+        geometry = (cfg.page_size, cfg.num_kv_heads, cfg.head_dim, cfg.num_layers)
+        ring = RINGS[cfg.kv_quant](cfg.num_pages, *geometry, cfg.device)
+        sender = SendRing(cfg.send_pages, *geometry, cfg.send_device)
+        return ring, sender
+"""
+
+
+@pytest.mark.parametrize("scale, bug", [("torch.float32", False), ("torch.float16", True)])
+def test_a_class_chosen_from_another_modules_table_beside_its_sender(
+    tmp_path, capsys, monkeypatch, scale, bug
+):
+    """`RINGS[cfg.kv_quant](cfg.num_pages, *geometry, cfg.device)`, the dict imported from
+    the module defining the classes, beside a sender given the same `*geometry` (a tuple of
+    `cfg`'s attributes, `cfg` bound before it by `cfg = cfg or StreamConfig()`): paired
+    (probe42/r08: no pair)."""
+    write_tree(
+        tmp_path,
+        {
+            "ks/__init__.py": "",
+            "ks/rings.py": RINGS,
+            "ks/sender.py": SENDER.replace("SCALE", scale),
+            "ks/launch.py": LAUNCH,
+        },
+    )
+    report = audit_json(tmp_path, capsys)
+    compared = [p for p in report["coverage"] if p["compared"]]
+    assert [(p["host"], p["device"]) for p in compared] == [("SendRing", "Fp8PagedRing")]
+    findings = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
+    assert findings == ({("LA001", "k_scale")} if bug else set())
+    import importlib
+    import sys
+    from dataclasses import replace
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("ks.launch")
+    try:
+        ring, sender = module.build(
+            replace(module.StreamConfig(), device="meta", send_device="meta")
+        )
+    finally:
+        for name in [n for n in sys.modules if n == "ks" or n.startswith("ks.")]:
+            del sys.modules[name]
+    real = (sender.k_scale.nbytes // (4 * 16 * 16), ring.k_scale[0].nbytes // (64 * 16))
+    assert (real[0] != real[1]) is bug
+    if bug:
+        assert finding_figures(report)["k_scale"] == real

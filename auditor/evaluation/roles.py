@@ -28,6 +28,7 @@ from auditor.frontend.behaviour import (
     field_classes,
     field_defaults,
     fields_naming_torch_dtypes,
+    given_to_base,
     helper_calls,
     indexed_tables,
     infer_roles,
@@ -105,18 +106,31 @@ class RoleBook:
         functions: list[ast.AST] = []
         params = None
         dtype_names: frozenset[str] = frozenset()
+        inits: list[int] = []  # where each class's `__init__` of the order is in `functions`
         for klass in cls.mro():
             tree = cpython_tree(klass.module, self.trees)
             node = class_node(tree, klass) if tree is not None else None
             if node is None:
                 continue
-            functions.extend(methods_of(node))
+            methods = methods_of(node)
+            inits.extend(
+                len(functions) + i
+                for i, m in enumerate(methods)
+                if m.name == "__init__"  # type: ignore[attr-defined]
+            )
+            functions.extend(methods)
             dtype_names |= dtype_constants(tree)
             if klass is owner:
                 found = constructor(node)
                 params = params_of(found) if found is not None else None
         if params is None:
             return None
+        if not self.named(cls):
+            # `super().__init__(cfg.max_tokens + 1, ...)`: the base's constructor as called
+            for here, there in zip(inits, inits[1:]):
+                given = given_to_base(functions[here], functions[there])  # type: ignore[arg-type]
+                if given is not None:
+                    functions[there] = given
         if not self.named(cls):  # what its helpers read off its config (`latent_row(cfg)`)
             # `torch.zeros(self.page_shape())`, `GpuCache.get_kv_cache_shape(n, ...)`
             functions = shape_methods(

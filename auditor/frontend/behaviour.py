@@ -2736,6 +2736,64 @@ def constructor(node: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | 
     )
 
 
+def given_to_base(
+    init: ast.FunctionDef | ast.AsyncFunctionDef, base: ast.FunctionDef | ast.AsyncFunctionDef
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The base class's `__init__` as the subclass's constructor calls it (`super().__init__(
+    cfg.max_tokens + 1, cfg.num_kv_heads, ...)`): a copy binding each of its parameters to
+    what the call passes (`size = cfg.max_tokens + 1`) before its body, so that what it keeps
+    (`self.size = size`) reads the subclass's own parameters. None when the constructor makes
+    no such call, or passes `*args`/`**kwargs` (which parameter gets what is not written)."""
+    call = next(
+        (
+            n
+            for n in ast.walk(init)
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "__init__"
+            and isinstance(n.func.value, ast.Call)
+            and _dotted(n.func.value.func) == "super"
+        ),
+        None,
+    )
+    if call is None or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if any(k.arg is None for k in call.keywords):
+        return None
+    arguments = base.args
+    positional = [a.arg for a in [*arguments.posonlyargs, *arguments.args]][1:]  # (`self`)
+    if len(call.args) > len(positional) or arguments.vararg or arguments.kwarg:
+        return None
+    given: dict[str, ast.expr] = dict(zip(positional, call.args))
+    names = set(positional) | {a.arg for a in arguments.kwonlyargs}
+    for keyword in call.keywords:
+        if keyword.arg not in names or keyword.arg in given:
+            return None
+        given[keyword.arg] = keyword.value
+    given = {n: v for n, v in given.items() if not (isinstance(v, ast.Name) and v.id == n)}
+    if not given:
+        return None
+    stored = {
+        n.id for n in ast.walk(base) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    if stored & set(given):  # (a parameter bound again in the body: not one value)
+        return None
+    copied = _Substituted(given).visit(copy.deepcopy(base))
+    return ast.fix_missing_locations(copied)
+
+
+class _Substituted(ast.NodeTransformer):
+    """Each read of a given name replaced by (a copy of) what it is given."""
+
+    def __init__(self, given: dict[str, ast.expr]) -> None:
+        self.given = given
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if isinstance(node.ctx, ast.Load) and node.id in self.given:
+            return ast.copy_location(copy.deepcopy(self.given[node.id]), node)
+        return node
+
+
 # in mirrored_names: an untyped parameter whose buffers the class reads, or whose attributes
 # size its allocations
 UNTYPED_MIRROR = "?"

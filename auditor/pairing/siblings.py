@@ -285,6 +285,13 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
         for _, item, holder in _dict_items(tree)
         if (item.id if isinstance(item, ast.Name) else item.attr) in by_name
     }
+    imported = {  # (or an imported one: another module's dict, maybe)
+        alias.asname or alias.name
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom)
+        for alias in n.names
+        if alias.name.isupper()
+    }
     for node in walk.nodes(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -325,7 +332,7 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
                 if (  # `CACHE_TYPES[mode](cfg)`: a module-level dict of device classes
                     isinstance(func, ast.Subscript)
                     and isinstance(func.value, ast.Name)
-                    and func.value.id in tables
+                    and (func.value.id in tables or func.value.id in imported)
                 ):
                     calls += 1
                     if calls == 2:
@@ -421,6 +428,16 @@ def _device_calls(
         found = _device_class(index, module, item, local, by_name)
         if found is not None and found not in tables.setdefault(holder, []):
             tables[holder].append(found)
+    # such a dict of another module, imported (`from .rings import DEVICE_RINGS`)
+    for name, (source, original) in _imported(module, tree, function).items():
+        if name in tables:
+            continue
+        other = index.find_module(source, module)
+        other_tree = cpython_tree(other, trees) if other is not None else None
+        for _, item, holder in _dict_items(other_tree) if other_tree is not None else ():
+            found = _device_class(index, other, item, {}, by_name) if holder == original else None
+            if found is not None and found not in tables.setdefault(name, []):
+                tables[name].append(found)
 
     def visit(node: ast.AST, where: tuple) -> Iterator[Call]:
         if isinstance(node, ast.Call):
@@ -436,15 +453,17 @@ def _device_calls(
             if cls is not None:
                 yield _spread(node, tuples), cls, where, bound.get(id(node)), "direct call"
             elif table is not None and tables.get(table):
+                call = _spread(node, tuples)
                 for each in tables[table]:
                     how = f"{CHOSEN}{ast.unparse(node.func)}"
-                    yield node, each, where, bound.get(id(node)), how
+                    yield call, each, where, bound.get(id(node)), how
             elif isinstance(node.func, ast.Name) and node.func.id in chosen:
                 factory, classes = chosen[node.func.id]
+                call = _spread(node, tuples)
                 for each in classes:  # which one, the run says (OtherHost where another)
                     if together is not None and node.func.id in branch_bound:
-                        together[(id(node), id(each))] = branch_bound[node.func.id][id(each)]
-                    yield node, each, where, bound.get(id(node)), f"{CHOSEN}{factory}"
+                        together[(id(call), id(each))] = branch_bound[node.func.id][id(each)]
+                    yield call, each, where, bound.get(id(node)), f"{CHOSEN}{factory}"
             elif key is not None and key in (registered or {}):
                 cls, by = (registered or {})[key]
                 how = f"registered as {key!r} ({cls.name}, by {by})"
@@ -478,6 +497,19 @@ def _device_calls(
         yield from visit(statement, ())
 
 
+def _imported(module: ModuleInfo, tree: ast.Module | None, function: ast.AST) -> dict:
+    """Names bound by `from x import Name` at module level or in the function, each with
+    (absolute module, name there)."""
+    found: dict[str, tuple[str, str]] = {}
+    statements = [*(tree.body if tree is not None else []), *walk.nodes(function)]
+    for node in statements:
+        if isinstance(node, ast.ImportFrom):
+            source = absolute_module(module, node.level, node.module)
+            for alias in node.names:
+                found[alias.asname or alias.name] = (source, alias.name)
+    return found
+
+
 def _target_of(node: ast.AST) -> ast.expr | None:
     if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For)):
         return node.target
@@ -509,9 +541,11 @@ def _names_bound(target: ast.expr | None, value: ast.expr | None) -> list:
 def _local_tuples(function: ast.AST) -> dict[str, ast.Tuple]:
     """The function's names bound once, to a tuple written out (`dims = (layers, heads,
     dim)`), and never bound again anywhere in it (a parameter, a loop, `with` or comprehension
-    target, a function inside it); nor is any name the tuple reads bound twice."""
+    target, a function inside it); nor is any name the tuple reads bound twice, unless only
+    by statements of the function before the tuple's own (`cfg = cfg or Config()`)."""
     bindings: dict[str, int] = {}
     found: dict[str, ast.Tuple] = {}
+    assigned: dict[str, ast.Assign] = {}
     for node in walk.nodes(function):
         names: list[str] = []
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -534,11 +568,40 @@ def _local_tuples(function: ast.AST) -> dict[str, ast.Tuple]:
             and not any(isinstance(e, ast.Starred) for e in node.value.elts)
         ):
             found[node.targets[0].id] = node.value
+            assigned[node.targets[0].id] = node
+    # where each name is bound among the function's own statements (a parameter: before all;
+    # any other binding, `for`, `with`, `import`, a nested def, is counted nowhere: not settled)
+    position: dict[str, list[int]] = {}
+    arguments = getattr(function, "args", None)
+    if isinstance(arguments, ast.arguments):
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+        for argument in every:
+            position.setdefault(argument.arg, []).append(-1)
+    body = getattr(function, "body", [])
+    top = {id(statement): i for i, statement in enumerate(body)}
+    for i, statement in enumerate(body):
+        for node in walk.nodes(statement):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                position.setdefault(node.id, []).append(i)
+
+    def settled(name: str, tuple_at: int | None) -> bool:
+        """Bound once, or (`cfg = cfg or Default()` before `dims = (cfg.a, cfg.b)`) only
+        by statements before the tuple's own, which the function runs once, in order."""
+        if bindings.get(name, 0) <= 1:
+            return True
+        places = position.get(name, [])
+        return tuple_at is not None and len(places) == bindings[name] and max(places) < tuple_at
+
     return {
         name: value
         for name, value in found.items()
         if bindings.get(name) == 1
-        and all(bindings.get(n.id, 0) <= 1 for n in walk.nodes(value) if isinstance(n, ast.Name))
+        and all(
+            settled(n.id, top.get(id(assigned.get(name))))
+            for n in walk.nodes(value)
+            if isinstance(n, ast.Name)
+        )
     }
 
 
