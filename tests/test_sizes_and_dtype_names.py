@@ -646,8 +646,16 @@ LAUNCH = """
 
 
 @pytest.mark.parametrize("scale, bug", [("torch.float32", False), ("torch.float16", True)])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "ring = RINGS[cfg.kv_quant](cfg.num_pages, *geometry, cfg.device)",
+        "ring_cls = RINGS[cfg.kv_quant]\n        ring = ring_cls(cfg.num_pages, *geometry, cfg.device)",
+    ],
+    ids=["called", "bound"],
+)
 def test_a_class_chosen_from_another_modules_table_beside_its_sender(
-    tmp_path, capsys, monkeypatch, scale, bug
+    tmp_path, capsys, monkeypatch, scale, bug, spelling
 ):
     """`RINGS[cfg.kv_quant](cfg.num_pages, *geometry, cfg.device)`, the dict imported from
     the module defining the classes, beside a sender given the same `*geometry` (a tuple of
@@ -659,7 +667,9 @@ def test_a_class_chosen_from_another_modules_table_beside_its_sender(
             "ks/__init__.py": "",
             "ks/rings.py": RINGS,
             "ks/sender.py": SENDER.replace("SCALE", scale),
-            "ks/launch.py": LAUNCH,
+            "ks/launch.py": LAUNCH.replace(
+                "ring = RINGS[cfg.kv_quant](cfg.num_pages, *geometry, cfg.device)", spelling
+            ),
         },
     )
     report = audit_json(tmp_path, capsys)

@@ -310,6 +310,16 @@ def _may_build_two(tree: ast.Module, by_name: dict) -> bool:
             and isinstance(n.targets[0], ast.Name)
             and isinstance(n.value, (ast.Call, ast.IfExp))  # (or `a_cls if x else b_cls`)
         }
+        picked |= {  # `bank_cls = HOST_BANKS[mode]`: a table's class, called below
+            n.targets[0].id
+            for n in inside
+            if isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and isinstance(n.value, ast.Subscript)
+            and isinstance(n.value.value, ast.Name)
+            and (n.value.value.id in tables or n.value.value.id in imported)
+        }
         for n in inside:  # `store_cls, stash_cls = LatentStore, LatentStash`
             if isinstance(n, ast.Assign):
                 for target in n.targets:
@@ -438,6 +448,19 @@ def _device_calls(
             found = _device_class(index, other, item, {}, by_name) if holder == original else None
             if found is not None and found not in tables.setdefault(name, []):
                 tables[name].append(found)
+
+    for node in walk.nodes(function):  # `bank_cls = HOST_BANKS[mode]`, then `bank_cls(...)`
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Subscript)
+            and isinstance(node.value.value, ast.Name)
+            and tables.get(node.value.value.id)
+            and node.targets[0].id not in chosen
+            and len(named.get(node.targets[0].id, [])) == 1
+        ):
+            chosen[node.targets[0].id] = (ast.unparse(node.value), tables[node.value.value.id])
 
     def visit(node: ast.AST, where: tuple) -> Iterator[Call]:
         if isinstance(node, ast.Call):
