@@ -694,3 +694,18 @@ def test_a_class_chosen_from_another_modules_table_beside_its_sender(
     assert (real[0] != real[1]) is bug
     if bug:
         assert finding_figures(report)["k_scale"] == real
+
+
+def test_a_name_bound_otherwise_too_is_no_choice_of_classes(tmp_path, capsys):
+    """`stash_cls` also bound by a walrus (`(stash_cls := pick(cfg))`): which class it holds
+    at the call is not the arms' (a review of the branch-bound names): no pair by it."""
+    tree = PICKED.replace("ROPE", "cfg.qk_rope_head_dim").replace(
+        "        return store_cls(cfg, device=device), stash_cls(cfg, device=host_device)",
+        "        if (stash_cls := pick(cfg)) is None:\n"
+        "            pass\n"
+        "        return store_cls(cfg, device=device), stash_cls(cfg, device=host_device)",
+    )
+    assert "stash_cls := pick(cfg)" in tree
+    write_tree(tmp_path, {"pw/__init__.py": "", "pw/stores.py": tree})
+    report = audit_json(tmp_path, capsys)
+    assert not any(p["host"].endswith("Stash") for p in report["coverage"])

@@ -406,9 +406,20 @@ def _device_calls(
         elif isinstance(node, ast.arguments):  # a parameter: given, not a class of the tree
             for argument in [*node.posonlyargs, *node.args, *node.kwonlyargs]:
                 named.setdefault(argument.arg, []).append((None, id(node)))
+    # every binding of each name, whatever binds it (a walrus, `except ... as`, `del`, an
+    # import, `global`): a name bound otherwise than by the assignments above is no choice
+    stores: dict[str, int] = {}
+    for node in walk.nodes(function):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (ast.alias, ast.ExceptHandler, ast.Global, ast.Nonlocal)):
+            for bound_name in _other_bindings(node):
+                stores[bound_name] = stores.get(bound_name, 0) + 2  # (never equal below)
     branch_bound: dict[str, dict[int, set[int]]] = {}  # name -> class -> its statements
     for name, items in named.items():
         if name in chosen or name in picked or len(items) < 2:
+            continue
+        if stores.get(name, 0) != sum(1 for item, _ in items if item is not None):
             continue
         classes = [
             _device_class(index, module, item, local, by_name) if item is not None else None
@@ -531,6 +542,16 @@ def _imported(module: ModuleInfo, tree: ast.Module | None, function: ast.AST) ->
             for alias in node.names:
                 found[alias.asname or alias.name] = (source, alias.name)
     return found
+
+
+def _other_bindings(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name).split(".")[0]]
+    if isinstance(node, ast.ExceptHandler):
+        return [node.name] if node.name else []
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return list(node.names)
+    return []
 
 
 def _target_of(node: ast.AST) -> ast.expr | None:
