@@ -709,3 +709,23 @@ def test_a_name_bound_otherwise_too_is_no_choice_of_classes(tmp_path, capsys):
     write_tree(tmp_path, {"pw/__init__.py": "", "pw/stores.py": tree})
     report = audit_json(tmp_path, capsys)
     assert not any(p["host"].endswith("Stash") for p in report["coverage"])
+
+
+def test_a_host_left_unknown_keeps_its_own_reason(tmp_path, capsys):
+    """The per-row measure of a host keeping no token count is for a host built whole: one
+    whose build is unknown (`outside_helper()` is not in the tree) keeps that reason (a corpus
+    run: it had been replaced by "no parameter or attribute was found to count its tokens")."""
+    tree = LEDGER.replace("HOST_DTYPE", "device_pool.dtype").replace(
+        "int(device_pool.num_pages * ratio)",
+        "int(device_pool.num_pages * ratio * outside_helper())",
+    )
+    assert "outside_helper()" in tree
+    write_tree(tmp_path, {"lu/__init__.py": "", "lu/ledger.py": tree})
+    from pathlib import Path
+
+    from auditor.cli import main
+
+    main([str(Path(tmp_path)), "--no-cache", "--isolated", "--show-unresolved"])
+    out = capsys.readouterr().out
+    assert "outside_helper" in out
+    assert "no parameter or attribute was found to count its tokens" not in out

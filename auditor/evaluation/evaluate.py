@@ -341,21 +341,29 @@ class PoolEvaluator:
                 for n, f in figures.items()
             }
         scaled = _scaled_rows(roles, host_cls)
-        # a host taking its device by the pack's names that keeps no token count of its own
-        # (`self.num_pages = int(device_pool.num_pages * ratio)`): its rows say its tokens
-        uncounted = roles.inferred(host_cls) is None and not any(
-            isinstance(b[0], Instance) and any(_positive(b[0].attrs.get(n)) for n in names)
-            for b in builds
-            for names in [roles.tokens(host_cls)]
+        # a host taking its device by the pack's names, built whole, that keeps no token
+        # count of its own (`self.num_pages = int(device_pool.num_pages * ratio)`): its rows
+        # say its tokens, where they grow with its device's; else its figures as they are
+        uncounted = (
+            roles.inferred(host_cls) is None
+            and id(host_cls) not in roles.hosts
+            and bool(figures)
+            and all(f.resolved for f in figures.values())
+            and all(isinstance(b[0], Instance) for b in builds)
+            and not any(
+                _positive(b[0].attrs.get(n)) for b in builds for n in roles.tokens(host_cls)
+            )
         )
-        if scaled or (
-            roles.inferred(host_cls) is None and (id(host_cls) in roles.hosts or uncounted)
+        if (
+            scaled
+            or uncounted
+            or (roles.inferred(host_cls) is None and id(host_cls) in roles.hosts)
         ):
             # seen by behaviour, nothing says how many tokens it holds (or it holds a ratio of
             # its device's tokens): per row, where every buffer grows along one dimension with
             # the device's tokens (the slots the code indexes), else unresolved
             rows = row_counts(builds)
-            if rows is None and scaled:
+            if rows is None and (scaled or uncounted):
                 return figures
             if rows is not None:
                 # rows of its device's blocks where it keeps their size (`self.page_size =
