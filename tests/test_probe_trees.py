@@ -172,6 +172,10 @@ BUGGY = {
     # a swap space of one flat byte region viewed as the latent without its rope part, beside
     # per-layer pages shaped by `torch.Size((...))`
     "probe41/r07": {("LA001", "kv_buffer")},
+    # a send ring keeping its scales in float16 beside a ring of float32 chosen from a dict
+    # imported from the rings' module, both given `*geometry` (the unquantized ring never
+    # built at the config's default: one unresolved item, said)
+    "probe42/r08": {("LA001", "k_scale"), ("LA001", "v_scale")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -240,6 +244,11 @@ CORRECT = [
     # stash_cls = LatentKVStore, CpuLatentStash`): the token pair never built at the config's
     # default flag (one unresolved item, said)
     "probe41/r08",
+    # a host mirror reading its page count and page shape off its device (was a false LA001:
+    # measured per device token)
+    "probe42/r01",
+    "probe42/r04",  # sizes passed up to an abstract base's constructor from a config
+    "probe42/r07",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -254,6 +263,7 @@ UNRESOLVED = {
     "probe36/r08": 8,  # the KV dtype table looked up with sampled names it lacks
     "probe41/r03": 1,  # `num_kv_heads // tp_size` of samples dividing by zero heads
     "probe41/r08": 1,
+    "probe42/r08": 1,
 }
 
 
@@ -312,6 +322,7 @@ CHECKS = sorted(
         "probe39",
         "probe40",
         "probe41",
+        "probe42",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )
