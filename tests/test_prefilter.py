@@ -201,6 +201,17 @@ def test_a_hostile_comprehension_does_not_backtrack():
     assert time.perf_counter() - started < 5
 
 
+def test_a_long_run_of_blanks_after_a_torch_size_does_not_backtrack():
+    """`torch.Size(` then 40,000 blanks: the optional bracket after it is matched one way only
+    (an ambiguous first version took about 16 s here; a review)."""
+    import time
+
+    started = time.perf_counter()
+    assert not per_layer_bytes(b"return torch.Size(" + b" " * 40000)
+    assert not per_layer_bytes(b"x = Size(" + b" " * 40000)
+    assert time.perf_counter() - started < 5
+
+
 def test_a_partial_is_rewritten_as_python_calls_it():
     """The call's keywords win over the partial's (no duplicate `dtype=`), and a name some
     function inside binds again (a parameter) is not rewritten."""

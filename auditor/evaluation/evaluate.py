@@ -343,7 +343,7 @@ class PoolEvaluator:
         scaled = _scaled_rows(roles, host_cls)
         # a host taking its device by the pack's names, built whole, that keeps no token
         # count of its own (`self.num_pages = int(device_pool.num_pages * ratio)`): its rows
-        # say its tokens, where they grow with its device's; else its figures as they are
+        # say its tokens, where they grow with its device's; else nothing says them
         uncounted = (
             roles.inferred(host_cls) is None
             and id(host_cls) not in roles.hosts
@@ -363,7 +363,7 @@ class PoolEvaluator:
             # its device's tokens): per row, where every buffer grows along one dimension with
             # the device's tokens (the slots the code indexes), else unresolved
             rows = row_counts(builds)
-            if rows is None and (scaled or uncounted):
+            if rows is None and scaled:
                 return figures
             if rows is not None:
                 # rows of its device's blocks where it keeps their size (`self.page_size =

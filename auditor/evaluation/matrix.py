@@ -219,9 +219,11 @@ def dimensions(
                             name in facts.dtype_names_params
                             and name not in facts.object_defaults
                             and settings.default_dtypes
-                        ):  # a dtype's name (`getattr(torch, self.dtype)`): the pack's dtypes'
-                            names = (dtype_name(d) for d in settings.default_dtypes)
-                            dimension = Dimension(name, tuple(names))
+                        ):  # a dtype's name (`getattr(torch, self.dtype)`): the texts it is
+                            # compared with (`"auto"`), then the pack's dtypes' names
+                            names = [dtype_name(d) for d in settings.default_dtypes]
+                            texts = facts.dtype_name_texts.get(name, [])
+                            dimension = Dimension(name, tuple(dict.fromkeys([*texts, *names])))
                     holds = any(n.startswith(name + ".") for n in facts.params)  # an object
                     unsaid = name not in facts.object_defaults and not holds
                     if name in facts.unpacked and unsaid:  # a tuple of numbers, each sampled

@@ -246,10 +246,15 @@ def _without_aliases(
     for storage, names in groups.items():
         views = [name for name, bases in covering.items() if bases == storage]
         if len(names) + len(views) > 1:
-            # a flat byte region is named by the view saying what its bytes hold
-            # (`self.kv_cache = self.raw.view(dtype).view(...)`), not by `raw`
-            flat = {n for n in names if all(_byte_region(t) for t in buffers[n])}  # type: ignore[union-attr]
-            keep = min(names + views, key=lambda n: (n in flat, _plainness(n)))
+            # a flat byte region whose name says nothing of what it holds (`raw`) is named by
+            # the view saying it (`self.kv_cache = self.raw.view(dtype).view(...)`); one named
+            # as a buffer (`kv_buffer`) keeps its name, a public name before a private one
+            flat = {
+                n
+                for n in names
+                if not looks_like_buffer(n) and all(_byte_region(t) for t in buffers[n])  # type: ignore[union-attr]
+            }
+            keep = min(names + views, key=lambda n: (n.startswith("_"), n in flat, _plainness(n)))
             dropped.update(n for n in names if n != keep)
             if keep in views:
                 renamed[names[0]] = keep

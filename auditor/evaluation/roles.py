@@ -655,10 +655,14 @@ class RoleBook:
                         roots[name] = _self_names(method)
                         nested[name] = _read_into(method)
                         reads[name] |= nested[name]  # (`self.dtype.itemsize`: the dtype)
-                    for field_name in fields_naming_torch_dtypes(method) if method else ():
+                    named = fields_naming_torch_dtypes(method) if method else {}
+                    for field_name, texts in named.items():
                         # `getattr(torch, self.dtype)`: the field names a dtype, sampled as
-                        # the pack's dtypes' names (matrix.by_use), not as a number
+                        # the texts it is compared with, then the pack's dtypes' names
+                        # (matrix.py), not as a number
                         facts.dtype_names_params.add(f"{path}.{field_name}")
+                        said = facts.dtype_name_texts.setdefault(f"{path}.{field_name}", [])
+                        said.extend(t for t in texts if t not in said)
                     for field_name, table in _indexed_tables(method):
                         keys = self._keys_in(each.module, table, 0)
                         if keys is not None:

@@ -128,7 +128,7 @@ _TERM = _NAME + rb"(?:\s*[-+*/]+\s*" + _NAME + rb")?"
 # a name saying layers, maybe a key of a config dict (`cfg["num_layers"]`)
 _LAYERS = rb"[\w.(\[\"']*(?i:layer|depth)"
 # a shape given as a `torch.Size` of its dimensions (`torch.Size([pages, page, heads, dim])`)
-_SIZED = rb"(?:(?:torch\.)?Size\(\s*[(\[]?\s*)?"
+_SIZED = rb"(?:(?:torch\.)?Size\(\s*(?:[(\[]\s*)?)?"
 # a function defined inside a method (indented twice) only returning an allocation (`def
 # alloc(shape, dtype): return torch.empty((self.num_blocks,) + shape, ...)`), which per-layer
 # lists call (local_allocators); a method returning one (`def _empty(self)`) is not such
@@ -260,6 +260,8 @@ class Facts:
     members: dict[str, list[str]] = field(default_factory=dict)
     dtype_params: set[str] = field(default_factory=set)  # passed as dtype=, compared to dtypes
     dtype_names_params: set[str] = field(default_factory=set)  # `getattr(torch, name)`: a name
+    # texts such a name is compared with before it names a dtype (`"auto"`): tried first
+    dtype_name_texts: dict[str, list[str]] = field(default_factory=dict)
     numeric: set[str] = field(default_factory=set)  # in arithmetic, shapes or ranges
     divisors: set[str] = field(default_factory=set)  # dividing (`heads // shards`)
     read_attributes: dict[str, set[str]] = field(default_factory=dict)  # param: `p.x` names
@@ -2254,10 +2256,13 @@ def names_a_torch_dtype(function: ast.FunctionDef | ast.AsyncFunctionDef, where:
     )
 
 
-def fields_naming_torch_dtypes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def fields_naming_torch_dtypes(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> dict[str, list[str]]:
     """The fields of its object a method passes to `getattr(torch, self.dtype)`: dtypes'
-    names (a config's `torch_dtype` property over its text `dtype`)."""
-    return {
+    names (a config's `torch_dtype` property over its text `dtype`), each with the texts the
+    method compares it with (`if self.dtype == "auto": ...`: a mode, not a dtype's name)."""
+    fields = [
         node.args[1].attr
         for node in _walk(function)
         if isinstance(node, ast.Call)
@@ -2267,7 +2272,22 @@ def fields_naming_torch_dtypes(function: ast.FunctionDef | ast.AsyncFunctionDef)
         and isinstance(node.args[1], ast.Attribute)
         and isinstance(node.args[1].value, ast.Name)
         and node.args[1].value.id == "self"
-    }
+    ]
+    found: dict[str, list[str]] = {name: [] for name in fields}
+    for node in _walk(function):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = [s.attr for s in sides if _key(s) is not None and (_key(s) or "")[5:] in found]
+        texts = [
+            e.value
+            for s in sides
+            for e in (s.elts if isinstance(s, (ast.Tuple, ast.List, ast.Set)) else [s])
+            if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+        for name in named:  # type: ignore[assignment]
+            found[name].extend(t for t in texts if t not in found[name])
+    return found
 
 
 def indexed_tables(function: ast.FunctionDef | ast.AsyncFunctionDef, where: int | str) -> list:

@@ -22,6 +22,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     Lambda,
+    OneShot,
     Partial,
     PartialSequence,
     RuntimeObject,
@@ -120,6 +121,8 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
         return ExternalRef(f"{container.name}[]")
     if is_unknown(container):
         return container
+    if isinstance(container, OneShot):  # (`reversed(x)[0]`: Python refuses it)
+        return Unknown("an iterator is not subscriptable", _location(frame, node))
     keys = []
     for element in node.slice:
         index = element.slice

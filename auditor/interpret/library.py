@@ -25,6 +25,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     Lambda,
+    OneShot,
     Partial,
     PartialSequence,
     RuntimeObject,
@@ -504,15 +505,15 @@ def _sorted(args: list, kwargs: dict, ctx: CallContext):
 
 
 def _reversed(args: list, kwargs: dict, ctx: CallContext):
-    """`reversed(items)` of a sequence (a dict: its keys), as a list."""
+    """`reversed(items)` of a sequence (a dict: its keys): the items it yields (OneShot)."""
     if len(args) != 1 or kwargs:
         return ctx.unknown("reversed() takes one sequence")
-    if is_unknown(args[0]):
-        return args[0]
+    if is_unknown(args[0]):  # (a sequence known in part is not reversed by its head)
+        return ctx.unknown("reversed() of a sequence not known whole")
     items = list(args[0].keys()) if isinstance(args[0], dict) else args[0]
-    if not isinstance(items, (list, tuple, str, range)):
+    if isinstance(items, OneShot) or not isinstance(items, (list, tuple, str, range)):
         return ctx.unknown("reversed() of a value the interpreter does not model")
-    return list(reversed(items))
+    return OneShot(reversed(items))
 
 
 def _repeat(args: list, kwargs: dict, ctx: CallContext):
@@ -547,6 +548,8 @@ def _enumerate(args: list, kwargs: dict, ctx: CallContext):
 
 def _next(args: list, kwargs: dict, ctx: CallContext):
     """`next(iter)` over a known sequence (a generator expression is one): its first item."""
+    if args and isinstance(args[0], OneShot):
+        return ctx.unknown("next() of an iterator: each call moves it on, not modelled")
     if not args or not isinstance(args[0], (list, tuple)):
         return args[0] if args and is_unknown(args[0]) else ctx.unknown("next() not modelled")
     if args[0]:
@@ -579,6 +582,8 @@ def _any_all(which: Callable) -> Callable:
 
 
 def _len(args: list, kwargs: dict, ctx: CallContext):
+    if args and isinstance(args[0], OneShot):
+        return ctx.unknown("len() of an iterator raises TypeError")
     if args and isinstance(args[0], (tuple, list, dict, str)):
         return len(args[0])
     if args and is_unknown(args[0]):

@@ -80,6 +80,14 @@ class UnknownAllocation(Unknown):
     whatever the attribute holding it is named, so it is reported, never left out."""
 
 
+class OneShot(list):
+    """An iterator (`reversed(x)`) modelled as the items it yields: iterated (`for`, `list()`,
+    `tuple()`) as they are; indexed, measured with `len()` or stepped with `next()` it is not
+    (Python refuses the first two, and the third moves it on), so those are unknown."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class PartialSequence(Unknown):
     """A sequence whose first items are known and whose rest is not: `(info, *drafts)` with
