@@ -250,6 +250,24 @@ def built_by_the_tree(
     return result
 
 
+def built_from_its_config(
+    root: Path, monkeypatch: Any, package: str, module: str, function: str, config: str, **fields
+):
+    """The tree's construction function given its config class's defaults with `fields`
+    replaced (its devices the meta device): `function(replace(Config(), **fields))`."""
+    import sys
+    from dataclasses import replace
+
+    monkeypatch.syspath_prepend(str(root))
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    found = importlib.import_module(f"{package}.{module}")
+    result = getattr(found, function)(replace(getattr(found, config)(), **fields))
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    return result
+
+
 def one_pair_verdict(report: dict) -> set[tuple[str, str]]:
     """(code, buffer) of each finding of a report that compared its one pair, resolved."""
     summary = report["summary"]

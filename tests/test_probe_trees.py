@@ -176,6 +176,9 @@ BUGGY = {
     # imported from the rings' module, both given `*geometry` (the unquantized ring never
     # built at the config's default: one unresolved item, said)
     "probe42/r08": {("LA001", "k_scale"), ("LA001", "v_scale")},
+    # the device's config copied with `dataclasses.replace(cache_cfg, cache_dtype=...)`, the
+    # host's left at "auto" (a stand-in config's fields copied, the change applied)
+    "probe43/r05": {("LA001", "blocks")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -249,6 +252,9 @@ CORRECT = [
     "probe42/r01",
     "probe42/r04",  # sizes passed up to an abstract base's constructor from a config
     "probe42/r07",
+    # a host appending its own allocating method's tensor per layer (`self.k_layers.append(
+    # self._alloc())`), built by a classmethod from its device's attributes
+    "probe43/r01",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -323,6 +329,7 @@ CHECKS = sorted(
         "probe40",
         "probe41",
         "probe42",
+        "probe43",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

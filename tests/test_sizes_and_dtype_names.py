@@ -7,7 +7,14 @@ as a number). Each verdict is checked against the real tensors built on torch's 
 from __future__ import annotations
 
 import pytest
-from helpers import audit_json, built_by_the_tree, finding_figures, one_pair_verdict, write_tree
+from helpers import (
+    audit_json,
+    built_by_the_tree,
+    built_from_its_config,
+    finding_figures,
+    one_pair_verdict,
+    write_tree,
+)
 
 SIZED = """
     from dataclasses import dataclass
@@ -563,19 +570,16 @@ def test_sizes_passed_up_to_the_base_constructor(tmp_path, capsys, monkeypatch, 
     report = audit_json(tmp_path, capsys)
     assert one_pair_verdict(report) == ({("LA001", "k_data")} if bug else set())
     # built as the tree builds them, its config's devices the meta device
-    import importlib
-    import sys
-    from dataclasses import replace
-
-    monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module("dp.depots")
-    try:
-        device, swap = module.make_depots(
-            replace(module.DepotConfig(), device="meta", swap_device="meta")
-        )
-    finally:
-        for name in [n for n in sys.modules if n == "dp" or n.startswith("dp.")]:
-            del sys.modules[name]
+    device, swap = built_from_its_config(
+        tmp_path,
+        monkeypatch,
+        "dp",
+        "depots",
+        "make_depots",
+        "DepotConfig",
+        device="meta",
+        swap_device="meta",
+    )
     real = (swap.k_data.nbytes // (4 * 4096), device.k_data[0].nbytes // 1025)
     assert (real[0] != real[1]) is bug
     if bug:
@@ -677,19 +681,16 @@ def test_a_class_chosen_from_another_modules_table_beside_its_sender(
     assert [(p["host"], p["device"]) for p in compared] == [("SendRing", "Fp8PagedRing")]
     findings = {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]}
     assert findings == ({("LA001", "k_scale")} if bug else set())
-    import importlib
-    import sys
-    from dataclasses import replace
-
-    monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module("ks.launch")
-    try:
-        ring, sender = module.build(
-            replace(module.StreamConfig(), device="meta", send_device="meta")
-        )
-    finally:
-        for name in [n for n in sys.modules if n == "ks" or n.startswith("ks.")]:
-            del sys.modules[name]
+    ring, sender = built_from_its_config(
+        tmp_path,
+        monkeypatch,
+        "ks",
+        "launch",
+        "build",
+        "StreamConfig",
+        device="meta",
+        send_device="meta",
+    )
     real = (sender.k_scale.nbytes // (4 * 16 * 16), ring.k_scale[0].nbytes // (64 * 16))
     assert (real[0] != real[1]) is bug
     if bug:

@@ -152,6 +152,8 @@ PER_LAYER_BYTES = re.compile(
     # or of its own method's allocations (`[self._alloc(self._k_shape()) for _ in range(n)]`,
     # shape_methods reads what the method allocates)
     rb"|\[\s*self\.\w+\([^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
+    # (or appended in a loop: `for _ in range(layers): self.k.append(self._alloc())`)
+    rb"|\.append\(\s*self\.\w*(?i:alloc|empty|zeros)\w*\("
     # or a view appended (`self.keys.append(part.view(dtype).view(n, h, d))`): a flat region
     # carved per layer (carved_view)
     rb"|\.append\(\s*[\w.]+(?:\[[^\]\n]*\])?\.view\("

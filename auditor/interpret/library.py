@@ -785,6 +785,82 @@ def _partial(args: list, kwargs: dict, ctx: CallContext):
     return Partial(args[0], tuple(args[1:]), dict(kwargs))
 
 
+def _dataclass_replace(args: list, kwargs: dict, ctx: CallContext):
+    """`dataclasses.replace(cfg, cache_dtype="fp8")` of a dataclass of the tree."""
+    from auditor.interpret.machine import is_dataclass_of_tree
+
+    old = args[0] if len(args) == 1 else None
+    if (  # a stand-in for a config object whose fields are the point's: those fields
+        isinstance(old, RuntimeObject)
+        and old.klass is not None
+        and old.known is None
+        and is_dataclass_of_tree(old.klass)
+    ):
+        return replaced(_fields_read(old, ctx), kwargs, ctx, "dataclasses.replace()")
+    if not isinstance(old, Instance) or not is_dataclass_of_tree(old.cls):
+        return ctx.unknown("dataclasses.replace() of a value that is no dataclass of the tree")
+    return replaced(old, kwargs, ctx, "dataclasses.replace()")
+
+
+def _fields_read(standin: RuntimeObject, ctx: CallContext) -> Instance:
+    """A stand-in's fields, each read as the code would read it (`cfg.block_size`), held by an
+    object of its class: what `replace` copies."""
+    from auditor.interpret.machine import dataclass_fields
+
+    held = Instance(standin.klass)
+    for name, _, _ in dataclass_fields(standin.klass):
+        held.attrs[name] = ctx.interpreter.get_attribute(standin, name, ctx.location)
+    return held
+
+
+def replaced(old: Instance, changes: dict, ctx: CallContext, how: str) -> Any:
+    """A new object of `old`'s class built by its constructor from `old`'s fields with
+    `changes` in place, as `dataclasses.replace` and a NamedTuple's `_replace` build it. A
+    field not given to the constructor (`field(init=False)`, `ClassVar`, `InitVar`), a field
+    `old` lacks, or a change naming no field is not modelled."""
+    from auditor.interpret.machine import dataclass_fields
+
+    if old.incomplete is not None:
+        return ctx.unknown(f"{how} of an object built in part", cause=old.incomplete)
+    fields = dataclass_fields(old.cls)
+    code = old.cls.module.parsed.code
+    for name, default, _ in fields:
+        if default is not None and "init=False" in code(default).replace(" ", ""):
+            return ctx.unknown(f"{how} of {old.cls.name}: field {name!r} is not an argument")
+    special = [
+        name
+        for name, _, klass in fields
+        if any(word in _annotation(klass, name) for word in ("ClassVar", "InitVar"))
+    ]
+    if special:
+        return ctx.unknown(f"{how} of {old.cls.name}: field {special[0]!r} is not an argument")
+    names = [name for name, _, _ in fields]
+    unnamed = [key for key in changes if key not in names]
+    if unnamed:
+        return ctx.unknown(f"{how} of {old.cls.name}: {unnamed[0]!r} names no field")
+    missing = [name for name in names if name not in changes and name not in old.attrs]
+    if missing:
+        return ctx.unknown(f"{how} of {old.cls.name}: field {missing[0]!r} is not set")
+    given = {name: changes[name] if name in changes else old.attrs[name] for name in names}
+    return ctx.interpreter.instantiate(old.cls, [], given, ctx.location)
+
+
+def _annotation(klass: Any, name: str) -> str:
+    """The annotation text of the class attribute `name` declared in `klass`'s body."""
+    import libcst as cst
+
+    for statement in klass.node.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if (
+                    isinstance(small, cst.AnnAssign)
+                    and isinstance(small.target, cst.Name)
+                    and small.target.value == name
+                ):
+                    return klass.module.parsed.code(small.annotation.annotation)
+    return ""
+
+
 def register_buffer(args: list, kwargs: dict, ctx: CallContext):
     """`self.register_buffer("conv_state", torch.zeros(...), persistent=False)` of a class
     deriving from torch's `nn.Module` (or `nn.Module.register_buffer(self, ...)`): the
@@ -831,6 +907,7 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.print": _ignore,
     "collections.defaultdict": _defaultdict,
     "json.loads": _json_loads,
+    "dataclasses.replace": _dataclass_replace,
     "copy.copy": _copy_of(deep=False),
     "copy.deepcopy": _copy_of(deep=True),
     "math.ceil": _numeric(math.ceil, "math.ceil"),
@@ -899,6 +976,7 @@ _WHATEVER_THE_LANES = frozenset(
         "builtins.setattr",
         "torch.nn.Module.register_buffer",  # (sets what it is given, lanes and all)
         "functools.partial",  # (holds what it is given)
+        "dataclasses.replace",  # (a constructor's call, given what it is given)
     }
 )
 

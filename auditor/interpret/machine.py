@@ -16,6 +16,7 @@ from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
 from auditor.interpret import enums, environment, lanes, library, methods, records
 from auditor.interpret.control import (
     BudgetExceeded,
+    Infeasible,
     ReturnSignal,
 )
 from auditor.interpret.library import ABSENT, CallContext
@@ -239,7 +240,18 @@ class Interpreter(Namespaces, Statements, Operators):
     def instance_attribute(self, obj: Instance, name: str, location: Location) -> Any:
         if name in obj.attrs:
             return obj.attrs[name]
+        if name == "__dict__":  # its attributes themselves: what is set there is set on it
+            return obj.attrs
         found = self.class_attribute(obj.cls, name, location, receiver=obj)
+        if found is ABSENT and obj.incomplete is None and not name.startswith("__"):
+            hook = self.class_attribute(obj.cls, "__getattr__", location, receiver=obj)
+            if isinstance(hook, FunctionRef):  # `__getattr__`, asked what lookup lacks
+                try:
+                    return self.call(hook, [name], {}, location)
+                except Infeasible as raised:  # (`raise AttributeError(name)`: it has none)
+                    if not raised.reason.startswith("raises AttributeError"):
+                        raise
+                    return ABSENT
         if found is ABSENT and obj.incomplete is not None:
             return Unknown(
                 f"attribute {name!r} of {obj.cls.name} may be set on a path not followed: "
@@ -258,6 +270,12 @@ class Interpreter(Namespaces, Statements, Operators):
         if cls.has_opaque_base():
             if name == "register_buffer" and isinstance(receiver, Instance):
                 return BoundBuiltin(receiver, name)  # a torch module's (methods.py)
+            if (
+                name == "_replace"
+                and isinstance(receiver, Instance)
+                and records.is_record_struct(cls)
+            ):
+                return BoundBuiltin(receiver, name)  # a NamedTuple's (methods.py)
             return Unknown(
                 f"{name!r} may come from a base class outside the audited tree",
                 location,
@@ -496,7 +514,7 @@ class Interpreter(Namespaces, Statements, Operators):
             result = self.call_function(init, instance, args, kwargs, location, owner, arg_sources)
             if is_unknown(result) and instance.incomplete is None:
                 instance.incomplete = result
-        elif any(k.node.decorators and _is_dataclass(k) for k in cls.mro()):
+        elif is_dataclass_of_tree(cls):
             self.init_dataclass(instance, args, kwargs, location)
         elif records.is_record_struct(cls):
             self.init_dataclass(instance, args, kwargs, location)
@@ -510,14 +528,7 @@ class Interpreter(Namespaces, Statements, Operators):
         return instance
 
     def init_dataclass(self, instance: Instance, args: list, kwargs: dict, location: Location):
-        fields: list[tuple[str, cst.BaseExpression | None, ClassInfo]] = []
-        for klass in reversed(instance.cls.mro()):
-            for statement in klass.node.body.body:
-                if isinstance(statement, cst.SimpleStatementLine):
-                    for small in statement.body:
-                        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                            fields = [f for f in fields if f[0] != small.target.value]
-                            fields.append((small.target.value, small.value, klass))
+        fields = dataclass_fields(instance.cls)
         args = list(args)
         point = self.point
         for name, default, klass in fields:
@@ -533,6 +544,24 @@ class Interpreter(Namespaces, Statements, Operators):
             elif default is not None:
                 frame = Frame(klass.module, locals_={})
                 instance.attrs[name] = self.eval(default, frame)
+
+
+def dataclass_fields(cls: ClassInfo) -> list[tuple[str, cst.BaseExpression | None, ClassInfo]]:
+    """The annotated class attributes of `cls` and its in-tree bases, base first, each with
+    its default and the class declaring it: a dataclass's or a record's fields."""
+    fields: list[tuple[str, cst.BaseExpression | None, ClassInfo]] = []
+    for klass in reversed(cls.mro()):
+        for statement in klass.node.body.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        fields = [f for f in fields if f[0] != small.target.value]
+                        fields.append((small.target.value, small.value, klass))
+    return fields
+
+
+def is_dataclass_of_tree(cls: ClassInfo) -> bool:
+    return any(k.node.decorators and _is_dataclass(k) for k in cls.mro())
 
 
 def _is_dataclass(cls: ClassInfo) -> bool:

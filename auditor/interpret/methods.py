@@ -14,6 +14,7 @@ from auditor.interpret.library import (
     first_unknown,
     numel,
     register_buffer,
+    replaced,
     shape_of,
     unbind,
 )
@@ -102,6 +103,10 @@ def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext
         return _tensor_method(receiver, name, args, kwargs, ctx)
     if isinstance(receiver, Instance) and name == "register_buffer":
         return register_buffer([receiver, *args], kwargs, ctx)
+    if isinstance(receiver, Instance) and name == "_replace":  # a NamedTuple's
+        if args:
+            return ctx.unknown("_replace() given positional arguments")
+        return replaced(receiver, kwargs, ctx, "_replace()")
     unknown = first_unknown(args)
     if isinstance(receiver, list) and name in _LIST_METHODS:
         if name in ("append", "insert", "extend") and unknown is None:

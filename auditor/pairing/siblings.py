@@ -449,9 +449,15 @@ def _device_calls(
         found = _device_class(index, module, item, local, by_name)
         if found is not None and found not in tables.setdefault(holder, []):
             tables[holder].append(found)
-    # such a dict of another module, imported (`from .rings import DEVICE_RINGS`)
+    # such a dict of another module, imported (`from .rings import DEVICE_RINGS`): only the
+    # names the function subscripts (`DEVICE_RINGS[mode]`) are looked up
+    subscripted = {
+        node.value.id
+        for node in walk.nodes(function)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+    }
     for name, (source, original) in _imported(module, tree, function).items():
-        if name in tables:
+        if name in tables or name not in subscripted:
             continue
         other = index.find_module(source, module)
         other_tree = cpython_tree(other, trees) if other is not None else None

@@ -1,0 +1,1 @@
+"""ferrylm: KV cache storage for the ferry inference runtime."""
