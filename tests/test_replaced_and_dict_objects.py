@@ -119,6 +119,12 @@ OBJECTS = """
     class Loud:
         def __getattr__(self, name):
             raise RuntimeError(name)
+
+
+    class Vague:
+        def __getattr__(self, name):
+            err = self.__class__
+            raise err
 """
 
 
@@ -251,3 +257,8 @@ def test_a_config_replaced_for_one_side_only(tmp_path, capsys, monkeypatch, bug)
     assert (real[0] != real[1]) is bug
     if bug:
         assert finding_figures(report)["blocks"] == real
+
+
+def test_a_getattr_hook_raising_what_is_not_decided_is_unknown(tmp_path):
+    """`raise err` of a name the interpreter cannot type: neither absent nor a refusal."""
+    assert_unknown(evaluate(tmp_path, "getattr(Vague(), 'a', 7)", OBJECTS), "not decided")

@@ -185,6 +185,9 @@ class PathInterpreter(Interpreter):
             if is_unknown(result) and instance.incomplete is None:
                 instance.incomplete = result
 
+    def post_init(self, instance: Instance, location: Location) -> None:
+        """(`init_dataclass` above runs `__post_init__`, after the fields' `field()` defaults.)"""
+
     def field_default(self, cls: ClassInfo, name: str, location: Location) -> Any:
         """The `default=` of `name: T = field(default=...)`, evaluated in its class's module."""
         for klass in cls.mro():

@@ -822,6 +822,9 @@ def replaced(old: Instance, changes: dict, ctx: CallContext, how: str) -> Any:
 
     if old.incomplete is not None:
         return ctx.unknown(f"{how} of an object built in part", cause=old.incomplete)
+    own = [m for m in ("__init__", "__new__") if old.cls.find_method(m) is not None]
+    if own:  # (it may take other arguments than the fields, or none of them)
+        return ctx.unknown(f"{how} of {old.cls.name}, which has its own {own[0]}")
     fields = dataclass_fields(old.cls)
     code = old.cls.module.parsed.code
     for name, default, _ in fields:
@@ -908,6 +911,7 @@ FUNCTIONS: dict[str, Callable] = {
     "collections.defaultdict": _defaultdict,
     "json.loads": _json_loads,
     "dataclasses.replace": _dataclass_replace,
+    "builtins.object.__setattr__": lambda args, kwargs, ctx: set_attribute(args, kwargs, ctx),
     "copy.copy": _copy_of(deep=False),
     "copy.deepcopy": _copy_of(deep=True),
     "math.ceil": _numeric(math.ceil, "math.ceil"),
@@ -1004,7 +1008,11 @@ def call_external(name: str, args: list, kwargs: dict, ctx: CallContext):
     function = FUNCTIONS.get(name)
     if function is None:
         text = f"call to {name}() (outside the audited tree)"
-        return ctx.unknown(text, Why.OUTSIDE_CALL, detail=name)
+        unknown = ctx.unknown(text, Why.OUTSIDE_CALL, detail=name)
+        for given in [*args, *kwargs.values()]:  # (it may set what it is given: not ABSENT)
+            if isinstance(given, Instance) and given.incomplete is None:
+                given.incomplete = unknown
+        return unknown
     return function(args, kwargs, ctx)
 
 

@@ -6,6 +6,8 @@ becomes Unknown with its reason. Work is bounded by `auditor.limits.Limits`.
 
 from __future__ import annotations
 
+import builtins
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -240,18 +242,13 @@ class Interpreter(Namespaces, Statements, Operators):
     def instance_attribute(self, obj: Instance, name: str, location: Location) -> Any:
         if name in obj.attrs:
             return obj.attrs[name]
-        if name == "__dict__":  # its attributes themselves: what is set there is set on it
-            return obj.attrs
+        if name == "__dict__" and obj.incomplete is None and _plain_object(obj.cls):
+            return obj.attrs  # its attributes themselves: what is set there is set on it
         found = self.class_attribute(obj.cls, name, location, receiver=obj)
         if found is ABSENT and obj.incomplete is None and not name.startswith("__"):
             hook = self.class_attribute(obj.cls, "__getattr__", location, receiver=obj)
             if isinstance(hook, FunctionRef):  # `__getattr__`, asked what lookup lacks
-                try:
-                    return self.call(hook, [name], {}, location)
-                except Infeasible as raised:  # (`raise AttributeError(name)`: it has none)
-                    if not raised.reason.startswith("raises AttributeError"):
-                        raise
-                    return ABSENT
+                return self._hooked(hook, name, location)
         if found is ABSENT and obj.incomplete is not None:
             return Unknown(
                 f"attribute {name!r} of {obj.cls.name} may be set on a path not followed: "
@@ -261,6 +258,30 @@ class Interpreter(Namespaces, Statements, Operators):
                 obj.incomplete,
             )
         return found
+
+    def _hooked(self, hook: FunctionRef, name: str, location: Location) -> Any:
+        """What a class's `__getattr__` answers for `name`: ABSENT where it raises
+        `AttributeError` (or a class of the tree deriving from it), which `getattr(x, n, d)`
+        and `hasattr` take as "no such attribute"; a point refused where it raises a builtin
+        exception of another kind; unknown where what it raises is not decided."""
+        try:
+            return self.call(hook, [name], {}, location)
+        except Infeasible as raised:
+            said = _RAISED.match(raised.reason)
+            kind = said.group(1) if said else ""
+            module = hook.function.module
+            found = self.index.resolve_static(module, kind) if kind else None
+            if _is_attribute_error(kind, found if isinstance(found, ClassInfo) else None):
+                return ABSENT
+            builtin = getattr(builtins, kind, None) if kind and "." not in kind else None
+            if isinstance(builtin, type) and issubclass(builtin, BaseException):
+                raise  # (another builtin exception: the code raises here too)
+            return Unknown(
+                f"{hook.function.name}() of {name!r} {raised.reason}: whether that means "
+                "no such attribute is not decided",
+                raised.location or location,
+                Why.UNDECIDED,
+            )
 
     def class_attribute(self, cls: ClassInfo, name: str, location: Location, receiver: Any) -> Any:
         for klass in cls.mro():
@@ -273,7 +294,7 @@ class Interpreter(Namespaces, Statements, Operators):
             if (
                 name == "_replace"
                 and isinstance(receiver, Instance)
-                and records.is_record_struct(cls)
+                and records.is_named_tuple(cls)
             ):
                 return BoundBuiltin(receiver, name)  # a NamedTuple's (methods.py)
             return Unknown(
@@ -516,6 +537,7 @@ class Interpreter(Namespaces, Statements, Operators):
                 instance.incomplete = result
         elif is_dataclass_of_tree(cls):
             self.init_dataclass(instance, args, kwargs, location)
+            self.post_init(instance, location)
         elif records.is_record_struct(cls):
             self.init_dataclass(instance, args, kwargs, location)
             records.remember_field_sources(instance, arg_sources)
@@ -526,6 +548,17 @@ class Interpreter(Namespaces, Statements, Operators):
                 Why.OUTSIDE_BASE,
             )
         return instance
+
+    def post_init(self, instance: Instance, location: Location) -> None:
+        """Python calls a dataclass's `__post_init__` once its fields are set (what it sets or
+        changes is the object's, as `__init__`'s is)."""
+        found = instance.cls.find_method("__post_init__")
+        if found is None:
+            return
+        owner = next(k for k in instance.cls.mro() if k.methods.get(found.name) is found)
+        result = self.call_function(found, instance, [], {}, location, owner)
+        if is_unknown(result) and instance.incomplete is None:
+            instance.incomplete = result
 
     def init_dataclass(self, instance: Instance, args: list, kwargs: dict, location: Location):
         fields = dataclass_fields(instance.cls)
@@ -544,6 +577,47 @@ class Interpreter(Namespaces, Statements, Operators):
             elif default is not None:
                 frame = Frame(klass.module, locals_={})
                 instance.attrs[name] = self.eval(default, frame)
+
+
+_RAISED = re.compile(r"raises ([\w.]+)")
+
+
+def _is_attribute_error(kind: str, cls: ClassInfo | None) -> bool:
+    if kind in ("AttributeError", "builtins.AttributeError"):
+        return True
+    return cls is not None and any(
+        base in ("AttributeError", "builtins.AttributeError")
+        for klass in cls.mro()
+        for base in klass.external_bases
+    )
+
+
+def _plain_object(cls: ClassInfo) -> bool:
+    """A class whose objects keep every attribute the tree sets in their `__dict__`, and only
+    those: no base outside the tree (an `nn.Module` keeps buffers in `_buffers`, and sets
+    what the tree cannot see), no record base, no `__slots__`."""
+    return (
+        not cls.has_opaque_base()
+        and not records.is_record_struct(cls)
+        and not any(_declares_slots(klass) for klass in cls.mro())
+    )
+
+
+def _declares_slots(cls: ClassInfo) -> bool:
+    return any(
+        isinstance(small, (cst.Assign, cst.AnnAssign))
+        and any(
+            isinstance(t, cst.Name) and t.value == "__slots__"
+            for t in (
+                [a.target for a in small.targets]
+                if isinstance(small, cst.Assign)
+                else [small.target]
+            )
+        )
+        for statement in cls.node.body.body
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+    )
 
 
 def dataclass_fields(cls: ClassInfo) -> list[tuple[str, cst.BaseExpression | None, ClassInfo]]:

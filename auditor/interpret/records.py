@@ -15,6 +15,13 @@ RECORD_BASES = frozenset({"msgspec.Struct", "typing.NamedTuple", "NamedTuple"})
 _FIELD_TEXTS = MEMOS.field_texts  # memos.py: instance -> field -> the text written for it
 
 
+def is_named_tuple(cls: ClassInfo) -> bool:
+    """Does `cls` (or an in-tree base) derive from `typing.NamedTuple` (which has `_replace`;
+    a `msgspec.Struct` has not)?"""
+    named = ("typing.NamedTuple", "NamedTuple")
+    return any(base in named for klass in cls.mro() for base in klass.external_bases)
+
+
 def is_record_struct(cls: ClassInfo) -> bool:
     """Does `cls` (or an in-tree base) derive from a record base outside the tree?"""
     return any(base in RECORD_BASES for klass in cls.mro() for base in klass.external_bases)

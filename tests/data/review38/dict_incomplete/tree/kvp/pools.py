@@ -1,0 +1,32 @@
+import torch
+
+from extlib import kernels
+
+
+class DevicePool:
+    def __init__(self, size, head_num, head_dim, layer_num, dtype, device):
+        self.size = size
+        self.head_num = head_num
+        self.head_dim = head_dim
+        self.layer_num = layer_num
+        self.dtype = dtype
+        self.k_buffer = [torch.zeros((size + 1, head_num, head_dim), dtype=dtype, device=device) for _ in range(layer_num)]
+        self.v_buffer = [torch.zeros((size + 1, head_num, head_dim), dtype=dtype, device=device) for _ in range(layer_num)]
+        self.init_hook = kernels.make_hook(dtype)
+        self.init_hook(self)
+
+
+class HostPool:
+    def __init__(self, device_pool, host_size):
+        self.device_pool = device_pool
+        self.size = host_size
+        dtype = device_pool.__dict__.get("store_dtype", torch.float32)
+        shape = (host_size, device_pool.head_num, device_pool.head_dim)
+        self.k_buffer = [torch.zeros(shape, dtype=dtype) for _ in range(device_pool.layer_num)]
+        self.v_buffer = [torch.zeros(shape, dtype=dtype) for _ in range(device_pool.layer_num)]
+
+
+def build(device="cuda"):
+    dev = DevicePool(100, 8, 128, 4, torch.bfloat16, device)
+    host = HostPool(dev, 200)
+    return dev, host

@@ -1,0 +1,2 @@
+def configure(pool, dtype):
+    pool.store_dtype = dtype
