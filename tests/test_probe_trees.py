@@ -179,6 +179,12 @@ BUGGY = {
     # the device's config copied with `dataclasses.replace(cache_cfg, cache_dtype=...)`, the
     # host's left at "auto" (a stand-in config's fields copied, the change applied)
     "probe43/r05": {("LA001", "blocks")},
+    # the fp8 override given to the GPU pool's config only (`replace(cfg, dtype=...) if
+    # cfg.fp8_kv_cache`), both pools built through `**_pool_kwargs(...)`
+    "probe44/r04": {("LA001", "k_layers"), ("LA001", "v_layers")},
+    # a decode pool whose V rows take the K head size, its per-layer tensors made by
+    # `template.new_empty(shape)` in a list comprehension
+    "probe44/r05": {("LA001", "v_store")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -255,6 +261,9 @@ CORRECT = [
     # a host appending its own allocating method's tensor per layer (`self.k_layers.append(
     # self._alloc())`), built by a classmethod from its device's attributes
     "probe43/r01",
+    # a host reading heads, head size and dtype off its untyped device's tensors
+    # (`gpu_store.key_cache[0].shape`), keeping `k_host`, `v_host` for `key_cache`, `value_cache`
+    "probe44/r01",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -330,6 +339,7 @@ CHECKS = sorted(
         "probe41",
         "probe42",
         "probe43",
+        "probe44",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

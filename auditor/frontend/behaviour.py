@@ -134,7 +134,12 @@ _SIZED = rb"(?:(?:torch\.)?Size\(\s*(?:[(\[]\s*)?)?"
 # lists call (local_allocators); a method returning one (`def _empty(self)`) is not such
 _ALLOCATOR = rb"\n[ \t]{8,}def\s+\w+\([^)]*\)[^:\n]*:\s*(?:#[^\n]*\s*)?return\s+" + _ALLOC
 PER_LAYER_BYTES = re.compile(
-    rb"\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
+    rb"\[\s*(?:"
+    + _ALLOC
+    # (or a tensor's own: `[template.new_empty(shape) for _ in range(n)]`)
+    + rb"|[\w.]+"
+    + _NEW
+    + rb")[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
     # or over another list (`[torch.empty((n, r)) for r in self.row_bytes]`, a device's rows)
     rb"|\[\s*" + _ALLOC + rb"[^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+[\w.]+\s*\]"
     rb"|\.append\(\s*"

@@ -207,21 +207,31 @@ def _pools(
 def _renamed_mirror(
     book: RoleBook, cls: ClassInfo, role, facts, trees: dict, counts, devices: list
 ) -> bool:
-    """Is the class typed with a device class of the tree (not one the pack describes) whose
-    buffers its own allocated buffers pair with one for one by what their names say they
-    hold (buffer_roles.matching: `secondary_pool` with `primary_pool`, the whole cache), its
-    layers its device's (a pool counting layers of its own, a draft's, is a pool beside it)?"""
+    """Is the class typed with a device class of the tree (not one the pack describes), or
+    untyped reading buffers off the parameter that only such classes hold (`gpu_store.
+    key_cache[0].shape`), whose buffers its own allocated buffers pair with one for one by
+    what their names say they hold (buffer_roles.matching: `secondary_pool` with
+    `primary_pool`, `k_host` with `key_cache`), its layers its device's (a pool counting
+    layers of its own, a draft's, is a pool beside it)?"""
     annotation = role.annotation
-    if annotation is None or not facts.allocated or _pack_device(book, cls, annotation):
+    if not facts.allocated or (annotation is not None and _pack_device(book, cls, annotation)):
         return False
     own = book.inferred(cls)
     if own is not None and own.layers.partition(".")[0] != role.parameter:
         return False
-    device = book.index.resolve_static(cls.module, annotation)
-    if not isinstance(device, ClassInfo) or device is cls:
-        return False
-    theirs = sorted(buffer_names(device, trees, counts))
-    if buffer_roles.matching(sorted(facts.allocated), theirs) is None:
+    if annotation is None:  # untyped: the devices holding every buffer it reads off it
+        held = [(d, buffer_names(d, trees, counts)) for d in devices if d is not cls]
+        read = {name for name in role.reads if any(name in names for _, names in held)}
+        candidates = [names for _, names in held if read and read <= names]
+    else:
+        device = book.index.resolve_static(cls.module, annotation)
+        if not isinstance(device, ClassInfo) or device is cls:
+            return False
+        candidates = [buffer_names(device, trees, counts)]
+    if not candidates or any(
+        buffer_roles.matching(sorted(facts.allocated), sorted(names)) is None
+        for names in candidates
+    ):
         return False
     return not _built_by_a_pool(cls, devices, trees)  # (a pool's helper: its storage's)
 

@@ -1,0 +1,1 @@
+"""mossgate - fork of an open-source engine, MLA cache path."""
