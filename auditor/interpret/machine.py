@@ -315,8 +315,8 @@ class Interpreter(Namespaces, Statements, Operators):
             value = self.force(namespace, name, location)
             if isinstance(value, FunctionInfo) and value.is_property():
                 return self.call_function(value, obj, [], {}, location, klass)
-            # (a dtype field's default, a text field's or a flag's: never a sampled number)
-            return value if is_dtype(value) or isinstance(value, (str, bool)) else ABSENT
+            # (a dtype field's default, or a text field's: a mode, never a sampled number)
+            return value if is_dtype(value) or isinstance(value, str) else ABSENT
         return ABSENT
 
     def _object_member(self, obj: RuntimeObject, name: str, location: Location) -> Any:

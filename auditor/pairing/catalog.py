@@ -220,6 +220,8 @@ def _renamed_mirror(
     if own is not None and own.layers.partition(".")[0] != role.parameter:
         return False
     if annotation is None:  # untyped: the devices holding every buffer it reads off it
+        if not _shaped_after(facts, role.parameter):
+            return False
         held = [(d, buffer_names(d, trees, counts)) for d in devices if d is not cls]
         read = {name for name in role.reads if any(name in names for _, names in held)}
         candidates = [names for _, names in held if read and read <= names]
@@ -234,6 +236,22 @@ def _renamed_mirror(
     ):
         return False
     return not _built_by_a_pool(cls, devices, trees)  # (a pool's helper: its storage's)
+
+
+def _shaped_after(facts, parameter: str) -> bool:
+    """Is every allocation of the class shaped after the object it receives by `parameter`
+    but for one dimension, its own token count (`(len(gpu.key_cache), slots, heads,
+    head_dim)` of `_, heads, head_dim = gpu.key_cache[0].shape`)? A class sizing other
+    dimensions by its own parameters (a draft's heads, a send buffer regrouping heads across
+    ranks) is no mirror of it, whatever its buffers are called."""
+    if not facts.shapes:
+        return False
+    for dims in facts.shapes:
+        if parameter not in set().union(*dims):
+            return False
+        if sum(1 for dim in dims if dim - {parameter}) > 1:
+            return False
+    return True
 
 
 def _pack_device(book: RoleBook, cls: ClassInfo, annotation: str) -> bool:
@@ -261,7 +279,10 @@ def _built_by_a_pool(cls: ClassInfo, devices: list[ClassInfo], trees: dict) -> b
                         else getattr(call.func, "attr", None)
                     )
                     == cls.name
-                    and any(isinstance(a, ast.Name) and a.id == "self" for a in call.args)
+                    and any(
+                        isinstance(a, ast.Name) and a.id == "self"
+                        for a in [*call.args, *(k.value for k in call.keywords)]
+                    )  # (`Fp8Cache(self)`, `Fp8Cache(pool=self)`)
                 ):
                     return True
     return False

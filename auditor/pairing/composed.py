@@ -121,19 +121,13 @@ def shared_roots(
     own: str | None = None,
 ) -> frozenset[str]:
     """The function's parameters both pools' sizing arguments are computed from (empty when
-    they share none). Where `*` or `**` hides which parameter an argument binds
-    (`Pool(**_pool_kwargs(cfg, n, device))`), anything the call is given may size its pool."""
-    roots_a = parameter_roots(function, _sizing_nodes(call_a, a, sizing_a), own)
-    roots_b = parameter_roots(function, _sizing_nodes(call_b, b, sizing_b), own)
+    they share none, or a binding is hidden by `*`)."""
+    bound_a, bound_b = bound_nodes(call_a, a), bound_nodes(call_b, b)
+    if bound_a is None or bound_b is None:
+        return frozenset()
+    roots_a = parameter_roots(function, [n for p, n in bound_a.items() if p in sizing_a], own)
+    roots_b = parameter_roots(function, [n for p, n in bound_b.items() if p in sizing_b], own)
     return frozenset(roots_a & roots_b)
-
-
-def _sizing_nodes(call: ast.Call, cls: ClassInfo, sizing: set[str]) -> list[ast.expr]:
-    bound = bound_nodes(call, cls)
-    if bound is None:
-        starred = [a.value if isinstance(a, ast.Starred) else a for a in call.args]
-        return [*starred, *(k.value for k in call.keywords)]
-    return [n for p, n in bound.items() if p in sizing]
 
 
 class _Calls(cst.CSTVisitor):

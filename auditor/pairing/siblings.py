@@ -90,6 +90,7 @@ def sibling_pairs(
         if tree is None:
             continue
         in_module = {**registered, **_dict_registry(index, module, tree, by_name)}
+        helpers = _dict_helpers(tree)
         for qualname, function in _functions(tree, module.name):
             together: dict[tuple[int, int], set[int]] = {}
             calls = list(
@@ -124,7 +125,7 @@ def sibling_pairs(
                     # the device is also given what the other is not (`tp_size=cfg.tp_size`),
                     # or one is given an object built from what the other is given: built as
                     # the function builds both, where it can be run
-                    site = _composed(book, module, qualname, function, one, two, inside)
+                    site = _composed(book, module, qualname, function, one, two, inside, helpers)
                     if site is not None:
                         taken.add(key)
                         found.append(Pair(b, a, _composed_evidence(site, a, first), site))
@@ -132,7 +133,7 @@ def sibling_pairs(
                 if defaulted:
                     shared = defaulted
                 elif shared is None:
-                    site = _composed(book, module, qualname, function, one, two)
+                    site = _composed(book, module, qualname, function, one, two, False, helpers)
                     if site is not None:
                         taken.add(key)
                         found.append(Pair(b, a, _composed_evidence(site, a, first), site))
@@ -207,7 +208,14 @@ def _reads_other(b: ClassInfo, call: ast.Call, name: str | None, derived: dict) 
 
 
 def _composed(
-    book: RoleBook, module: ModuleInfo, qualname: str, function, one, two, local: bool = False
+    book: RoleBook,
+    module: ModuleInfo,
+    qualname: str,
+    function,
+    one,
+    two,
+    local: bool = False,
+    helpers: dict | None = None,
 ):
     """The site of the second call when both pools are built from the function's parameters
     by different paths (composed.py), for direct calls or classmethods building the pools
@@ -237,7 +245,8 @@ def _composed(
         roots = frozenset(found[0] & found[1])
     else:
         sizing_a, sizing_b = _sizing(book, a), _sizing(book, b)
-        roots = shared_roots(function, a, first, b, second, sizing_a, sizing_b, own)
+        written = [_unsplatted(call, helpers or {}) for call in (first, second)]
+        roots = shared_roots(function, a, written[0], b, written[1], sizing_a, sizing_b, own)
     if not roots and not local:
         return None
     # (built from locals: the objects the function builds are given, no stand-in for them)
@@ -246,6 +255,86 @@ def _composed(
     return composed_site(
         module, qualname, function, (a, first, name_a), (b, second), roots, objects, through
     )
+
+
+def _dict_helpers(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The module-level functions whose body is one `return dict(k=v, ...)` (or a dict
+    display with text keys): what `Pool(**_pool_kwargs(cfg, n, device))` passes is written
+    out in them."""
+    found = {}
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or len(node.body) != 1:
+            continue
+        value = node.body[0].value if isinstance(node.body[0], ast.Return) else None
+        if _dict_keywords(value) is not None:
+            found[node.name] = node
+    return found
+
+
+def _dict_keywords(value: ast.expr | None) -> list[ast.keyword] | None:
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "dict"
+        and not value.args
+        and all(k.arg is not None for k in value.keywords)
+    ):
+        return list(value.keywords)
+    if isinstance(value, ast.Dict) and all(
+        isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys
+    ):
+        return [ast.keyword(arg=k.value, value=v) for k, v in zip(value.keys, value.values)]  # type: ignore[union-attr]
+    return None
+
+
+def _unsplatted(call: ast.Call, helpers: dict[str, ast.FunctionDef]) -> ast.Call:
+    """`Pool(**_pool_kwargs(gpu_cfg, n, device))` written out as `Pool(num_blocks=n,
+    block_size=gpu_cfg.block_size, ...)`, the helper's parameters replaced by what the call
+    gives it, so that which argument sizes the pool is known; the call itself where a `*` or
+    another `**` hides it (or the helper takes `*args`, `**kwargs` or is not given one of its
+    parameters)."""
+    keywords: list[ast.keyword] = []
+    for keyword in call.keywords:
+        inner = keyword.value
+        helper = (
+            helpers.get(inner.func.id)
+            if keyword.arg is None
+            and isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Name)
+            else None
+        )
+        if keyword.arg is not None:
+            keywords.append(keyword)
+            continue
+        if helper is None or helper.args.vararg or helper.args.kwarg or helper.args.kwonlyargs:
+            return call
+        names = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+        if any(isinstance(a, ast.Starred) for a in inner.args) or len(inner.args) > len(names):
+            return call
+        given = dict(zip(names, inner.args))
+        for passed in inner.keywords:
+            if passed.arg is None or passed.arg not in names:
+                return call
+            given[passed.arg] = passed.value
+        if set(given) != set(names):  # (a default left: not written out)
+            return call
+        written = _Written(given).visit(_copy(helper.body[0].value))  # type: ignore[attr-defined]
+        keywords.extend(_dict_keywords(written) or [])
+    return ast.Call(func=call.func, args=call.args, keywords=keywords)
+
+
+class _Written(ast.NodeTransformer):
+    """A helper's parameters replaced by the expressions a call gives them."""
+
+    def __init__(self, given: dict[str, ast.expr]) -> None:
+        self.given = given
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.given.get(node.id, node)
+
+
+def _copy(node: ast.AST) -> ast.AST:
+    return ast.parse(ast.unparse(node), mode="eval").body
 
 
 def _composed_evidence(site, a: ClassInfo, first: ast.Call) -> Evidence:

@@ -1,0 +1,1 @@
+"""lanternserve: in-house KV cache plumbing for the chat serving stack."""
