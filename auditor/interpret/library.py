@@ -818,26 +818,21 @@ def replaced(old: Instance, changes: dict, ctx: CallContext, how: str) -> Any:
     `changes` in place, as `dataclasses.replace` and a NamedTuple's `_replace` build it. A
     field not given to the constructor (`field(init=False)`, `ClassVar`, `InitVar`), a field
     `old` lacks, or a change naming no field is not modelled."""
-    from auditor.interpret.machine import dataclass_fields
+    from auditor.interpret.machine import declared_fields
 
     if old.incomplete is not None:
         return ctx.unknown(f"{how} of an object built in part", cause=old.incomplete)
     own = [m for m in ("__init__", "__new__") if old.cls.find_method(m) is not None]
     if own:  # (it may take other arguments than the fields, or none of them)
         return ctx.unknown(f"{how} of {old.cls.name}, which has its own {own[0]}")
-    fields = dataclass_fields(old.cls)
-    code = old.cls.module.parsed.code
-    for name, default, _ in fields:
-        if default is not None and "init=False" in code(default).replace(" ", ""):
+    fields = declared_fields(old.cls)
+    for name, default, klass, annotation in fields:
+        code = klass.module.parsed.code  # (a base's field is written in its own module)
+        if (default is not None and "init=False" in code(default).replace(" ", "")) or any(
+            word in code(annotation) for word in ("ClassVar", "InitVar")
+        ):
             return ctx.unknown(f"{how} of {old.cls.name}: field {name!r} is not an argument")
-    special = [
-        name
-        for name, _, klass in fields
-        if any(word in _annotation(klass, name) for word in ("ClassVar", "InitVar"))
-    ]
-    if special:
-        return ctx.unknown(f"{how} of {old.cls.name}: field {special[0]!r} is not an argument")
-    names = [name for name, _, _ in fields]
+    names = [name for name, _, _, _ in fields]
     unnamed = [key for key in changes if key not in names]
     if unnamed:
         return ctx.unknown(f"{how} of {old.cls.name}: {unnamed[0]!r} names no field")
@@ -846,22 +841,6 @@ def replaced(old: Instance, changes: dict, ctx: CallContext, how: str) -> Any:
         return ctx.unknown(f"{how} of {old.cls.name}: field {missing[0]!r} is not set")
     given = {name: changes[name] if name in changes else old.attrs[name] for name in names}
     return ctx.interpreter.instantiate(old.cls, [], given, ctx.location)
-
-
-def _annotation(klass: Any, name: str) -> str:
-    """The annotation text of the class attribute `name` declared in `klass`'s body."""
-    import libcst as cst
-
-    for statement in klass.node.body.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if (
-                    isinstance(small, cst.AnnAssign)
-                    and isinstance(small.target, cst.Name)
-                    and small.target.value == name
-                ):
-                    return klass.module.parsed.code(small.annotation.annotation)
-    return ""
 
 
 def register_buffer(args: list, kwargs: dict, ctx: CallContext):

@@ -623,14 +623,22 @@ def _declares_slots(cls: ClassInfo) -> bool:
 def dataclass_fields(cls: ClassInfo) -> list[tuple[str, cst.BaseExpression | None, ClassInfo]]:
     """The annotated class attributes of `cls` and its in-tree bases, base first, each with
     its default and the class declaring it: a dataclass's or a record's fields."""
-    fields: list[tuple[str, cst.BaseExpression | None, ClassInfo]] = []
+    return [(name, default, klass) for name, default, klass, _ in declared_fields(cls)]
+
+
+def declared_fields(
+    cls: ClassInfo,
+) -> list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]]:
+    """`dataclass_fields`, each with its annotation (`ClassVar[int]`)."""
+    fields: list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]] = []
     for klass in reversed(cls.mro()):
         for statement in klass.node.body.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        fields = [f for f in fields if f[0] != small.target.value]
-                        fields.append((small.target.value, small.value, klass))
+                        name = small.target.value
+                        fields = [f for f in fields if f[0] != name]
+                        fields.append((name, small.value, klass, small.annotation.annotation))
     return fields
 
 
