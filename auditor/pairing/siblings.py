@@ -107,6 +107,8 @@ def sibling_pairs(
                     continue  # (`a_cls, b_cls = A, B` in one arm: A with B, not with D)
                 if _exclusive(where_a, where_b) or not _storages_meet(book, a, b):
                     continue
+                if _layers_apart(book, a, first, b, second):
+                    continue  # (a target's cache and its draft's: two models, no mirror)
                 derived = _derived(a, name_a, trees)
                 shared = defaulted = None
                 if not any(c[4].startswith((RUN_THROUGH, CHOSEN)) for c in (one, two)):
@@ -254,6 +256,26 @@ def _composed(
     through = (through_a, through_b)
     return composed_site(
         module, qualname, function, (a, first, name_a), (b, second), roots, objects, through
+    )
+
+
+def _layers_apart(book: RoleBook, a: ClassInfo, call_a: ast.Call, b: ClassInfo, call_b) -> bool:
+    """Are the two pools given their layer counts as different attributes of one object
+    (`cfg.num_layers` to one, `cfg.draft_layers` to the other), or as one attribute of two
+    objects named apart (`model_cfg.num_layers`, `draft_cfg.num_layers`)? Then they hold the
+    caches of two models (a target's and its draft's), and neither mirrors the other."""
+    given = []
+    for cls, call in ((a, call_a), (b, call_b)):
+        bound = bound_nodes(call, cls) or {}
+        layer = next((bound[p] for p in book.layers(cls) if p in bound), None)
+        if not isinstance(layer, ast.Attribute):
+            return False
+        given.append(layer)
+    one, two = given
+    if ast.unparse(one.value) == ast.unparse(two.value):
+        return one.attr != two.attr
+    return (
+        one.attr == two.attr and isinstance(one.value, ast.Name) and isinstance(two.value, ast.Name)
     )
 
 
