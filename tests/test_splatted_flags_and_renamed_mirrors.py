@@ -215,10 +215,8 @@ REVIEWED = Path(__file__).parent / "data" / "review38b"
         ("c1c_method_self_helper", 0, set()),  # the same through a method's helper
         ("c1e_kv_mamba", 0, set()),  # a KV pool and a Mamba state pool
         # a target and a draft pool given their layer counts as `cfg.num_layers` and
-        # `cfg.draft_layers`, or as `model_cfg.num_layers` and `draft_cfg.num_layers`: two
-        # models' caches (a false LA001 before this session, in a review's trees)
+        # `cfg.draft_layers`: two models' caches (a false LA001 older than this session)
         ("c1b_explicit_same_cfg", 0, set()),
-        ("c1x_two_configs", 0, set()),
         # a flag a config's `__post_init__` recomputes: its class default is not its value
         ("c2c_bool_post_init", 1, set()),
         # a flag whose default is False, the device fp8 where it is on: a real bug, reported

@@ -261,9 +261,9 @@ def _composed(
 
 def _layers_apart(book: RoleBook, a: ClassInfo, call_a: ast.Call, b: ClassInfo, call_b) -> bool:
     """Are the two pools given their layer counts as different attributes of one object
-    (`cfg.num_layers` to one, `cfg.draft_layers` to the other), or as one attribute of two
-    objects named apart (`model_cfg.num_layers`, `draft_cfg.num_layers`)? Then they hold the
-    caches of two models (a target's and its draft's), and neither mirrors the other."""
+    (`cfg.num_layers` to one, `cfg.draft_layers` to the other)? Then they hold the caches of
+    two models (a target's and its draft's), and neither mirrors the other. (One attribute of
+    two objects, `opts.n_layers` and `slots.n_layers`, may be one count read off the pool.)"""
     given = []
     for cls, call in ((a, call_a), (b, call_b)):
         bound = bound_nodes(call, cls) or {}
@@ -272,11 +272,7 @@ def _layers_apart(book: RoleBook, a: ClassInfo, call_a: ast.Call, b: ClassInfo, 
             return False
         given.append(layer)
     one, two = given
-    if ast.unparse(one.value) == ast.unparse(two.value):
-        return one.attr != two.attr
-    return (
-        one.attr == two.attr and isinstance(one.value, ast.Name) and isinstance(two.value, ast.Name)
-    )
+    return ast.unparse(one.value) == ast.unparse(two.value) and one.attr != two.attr
 
 
 def _dict_helpers(tree: ast.Module) -> dict[str, ast.FunctionDef]:

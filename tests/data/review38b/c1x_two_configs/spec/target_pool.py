@@ -1,8 +1,0 @@
-import torch
-
-
-class TargetKVPool:
-    def __init__(self, size, head_num, head_dim, layer_num, dtype, device):
-        self.size = size
-        self.k_buffer = [torch.zeros((size + 1, head_num, head_dim), dtype=dtype, device=device) for _ in range(layer_num)]
-        self.v_buffer = [torch.zeros((size + 1, head_num, head_dim), dtype=dtype, device=device) for _ in range(layer_num)]
