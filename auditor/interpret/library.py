@@ -787,7 +787,7 @@ def _partial(args: list, kwargs: dict, ctx: CallContext):
 
 def _dataclass_replace(args: list, kwargs: dict, ctx: CallContext):
     """`dataclasses.replace(cfg, cache_dtype="fp8")` of a dataclass of the tree."""
-    from auditor.interpret.machine import is_dataclass_of_tree
+    from auditor.interpret.records import is_dataclass_of_tree
 
     old = args[0] if len(args) == 1 else None
     if (  # a stand-in for a config object whose fields are the point's: those fields
@@ -805,7 +805,7 @@ def _dataclass_replace(args: list, kwargs: dict, ctx: CallContext):
 def _fields_read(standin: RuntimeObject, ctx: CallContext) -> Instance:
     """A stand-in's fields, each read as the code would read it (`cfg.block_size`), held by an
     object of its class: what `replace` copies."""
-    from auditor.interpret.machine import dataclass_fields
+    from auditor.interpret.records import dataclass_fields
 
     held = Instance(standin.klass)
     for name, _, _ in dataclass_fields(standin.klass):
@@ -818,7 +818,7 @@ def replaced(old: Instance, changes: dict, ctx: CallContext, how: str) -> Any:
     `changes` in place, as `dataclasses.replace` and a NamedTuple's `_replace` build it. A
     field not given to the constructor (`field(init=False)`, `ClassVar`, `InitVar`), a field
     `old` lacks, or a change naming no field is not modelled."""
-    from auditor.interpret.machine import declared_fields
+    from auditor.interpret.records import declared_fields
 
     if old.incomplete is not None:
         return ctx.unknown(f"{how} of an object built in part", cause=old.incomplete)

@@ -535,7 +535,7 @@ class Interpreter(Namespaces, Statements, Operators):
             result = self.call_function(init, instance, args, kwargs, location, owner, arg_sources)
             if is_unknown(result) and instance.incomplete is None:
                 instance.incomplete = result
-        elif is_dataclass_of_tree(cls):
+        elif records.is_dataclass_of_tree(cls):
             self.init_dataclass(instance, args, kwargs, location)
             self.post_init(instance, location)
         elif records.is_record_struct(cls):
@@ -561,7 +561,7 @@ class Interpreter(Namespaces, Statements, Operators):
             instance.incomplete = result
 
     def init_dataclass(self, instance: Instance, args: list, kwargs: dict, location: Location):
-        fields = dataclass_fields(instance.cls)
+        fields = records.dataclass_fields(instance.cls)
         args = list(args)
         point = self.point
         for name, default, klass in fields:
@@ -617,36 +617,4 @@ def _declares_slots(cls: ClassInfo) -> bool:
         for statement in cls.node.body.body
         if isinstance(statement, cst.SimpleStatementLine)
         for small in statement.body
-    )
-
-
-def dataclass_fields(cls: ClassInfo) -> list[tuple[str, cst.BaseExpression | None, ClassInfo]]:
-    """The annotated class attributes of `cls` and its in-tree bases, base first, each with
-    its default and the class declaring it: a dataclass's or a record's fields."""
-    return [(name, default, klass) for name, default, klass, _ in declared_fields(cls)]
-
-
-def declared_fields(
-    cls: ClassInfo,
-) -> list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]]:
-    """`dataclass_fields`, each with its annotation (`ClassVar[int]`)."""
-    fields: list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]] = []
-    for klass in reversed(cls.mro()):
-        for statement in klass.node.body.body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        name = small.target.value
-                        fields = [f for f in fields if f[0] != name]
-                        fields.append((name, small.value, klass, small.annotation.annotation))
-    return fields
-
-
-def is_dataclass_of_tree(cls: ClassInfo) -> bool:
-    return any(k.node.decorators and _is_dataclass(k) for k in cls.mro())
-
-
-def _is_dataclass(cls: ClassInfo) -> bool:
-    return cls.node.decorators and any(
-        "dataclass" in cls.module.parsed.code(d.decorator) for d in cls.node.decorators
     )

@@ -6,6 +6,8 @@ so where each field's value was written is remembered: that is where a finding p
 
 from __future__ import annotations
 
+import libcst as cst
+
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.memos import MEMOS
 from auditor.interpret.syntax import location_of, source_of
@@ -39,3 +41,35 @@ def remember_field_sources(instance: Instance, arg_sources: dict | None) -> None
 def field_text(instance: Instance, name: str) -> str:
     """The source text of a field's value, when it was passed by keyword ("" otherwise)."""
     return _FIELD_TEXTS.get(instance, {}).get(name, "")
+
+
+def dataclass_fields(cls: ClassInfo) -> list[tuple[str, cst.BaseExpression | None, ClassInfo]]:
+    """The annotated class attributes of `cls` and its in-tree bases, base first, each with
+    its default and the class declaring it: a dataclass's or a record's fields."""
+    return [(name, default, klass) for name, default, klass, _ in declared_fields(cls)]
+
+
+def declared_fields(
+    cls: ClassInfo,
+) -> list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]]:
+    """`dataclass_fields`, each with its annotation (`ClassVar[int]`)."""
+    fields: list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]] = []
+    for klass in reversed(cls.mro()):
+        for statement in klass.node.body.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        name = small.target.value
+                        fields = [f for f in fields if f[0] != name]
+                        fields.append((name, small.value, klass, small.annotation.annotation))
+    return fields
+
+
+def is_dataclass_of_tree(cls: ClassInfo) -> bool:
+    return any(k.node.decorators and _is_dataclass(k) for k in cls.mro())
+
+
+def _is_dataclass(cls: ClassInfo) -> bool:
+    return cls.node.decorators and any(
+        "dataclass" in cls.module.parsed.code(d.decorator) for d in cls.node.decorators
+    )
