@@ -43,6 +43,8 @@ def run(
         dtypes.start_reading(store.cache)
     index = store.index(parsed, candidates, late_errors.append)
     pools = catalog(index, settings, parsed)
+    index.pool_classes = frozenset(id(c) for c in [*pools.devices, *pools.hosts])
+    index.registering = {}
     COUNTERS.pools, COUNTERS.pairs = len(pools.devices) + len(pools.hosts), len(pools.pairs)
     evaluator = store.evaluator(
         "evaluation",

@@ -185,6 +185,13 @@ BUGGY = {
     # a decode pool whose V rows take the K head size, its per-layer tensors made by
     # `template.new_empty(shape)` in a list comprehension
     "probe44/r05": {("LA001", "v_store")},
+    # (session 39, a twenty-ninth probe written unseen) a decode pool deriving its head size
+    # as `hidden_size // num_attention_heads` off the HF dict the building function is given
+    # (a parameter nothing gives a value, passed whole to a wrapper: sampled as an object)
+    "probe45/r03": {("LA001", "k_store"), ("LA001", "v_store")},
+    # a host given the quant config's dtypes field by field but not its group size, beside a
+    # device given the config whole (the building function run, not sampled apart)
+    "probe45/r08": {("LA001", "k_scale"), ("LA001", "v_scale")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -264,6 +271,11 @@ CORRECT = [
     # a host reading heads, head size and dtype off its untyped device's tensors
     # (`gpu_store.key_cache[0].shape`), keeping `k_host`, `v_host` for `key_cache`, `value_cache`
     "probe44/r01",
+    # a host stacking its device's K and V in one `kv_data` of `[2, layers, tokens, ...]`
+    "probe45/r01",
+    # a layer-major transfer staging buffer built from its MLA cache's attributes, keeping
+    # `latent_stage`, `rope_stage` for `latent_cache`, `rope_cache`
+    "probe45/r06",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -340,6 +352,7 @@ CHECKS = sorted(
         "probe42",
         "probe43",
         "probe44",
+        "probe45",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

@@ -33,7 +33,6 @@ from auditor.interpret.values import (
     ClassRef,
     ExternalRef,
     FunctionRef,
-    Instance,
     Tensor,
     Unknown,
     Why,
@@ -145,24 +144,8 @@ class PathInterpreter(Interpreter):
         return super().call(func, args, kwargs, location, arg_texts)
 
     def library_call(self, name: str, args: list, kwargs: dict, location: Location) -> Any:
-        """Dataclass idioms of the spec classes: `object.__setattr__` in `__post_init__`,
-        `dataclasses.replace`."""
-        if name == "builtins.object.__setattr__" and len(args) == 3:
-            target, attribute, value = args
-            if isinstance(target, Instance) and isinstance(attribute, str):
-                target.attrs[attribute] = value
-                return None
-            return Unknown("object.__setattr__ on a value not modelled", location)
-        if name in ("dataclasses.replace", "dataclasses.replace.__call__") and args:
-            original = args[0]
-            if not isinstance(original, Instance):
-                return Unknown("dataclasses.replace of a value not modelled", location)
-            fields = dict(original.attrs)
-            fields.update(kwargs)
-            names = dataclass_field_names(original.cls)
-            return self.instantiate(
-                original.cls, [], {k: v for k, v in fields.items() if k in names}, location
-            )
+        """`torch.tensor([], dtype=d)`, as vLLM's `get_dtype_size` builds it (dataclass idioms,
+        `object.__setattr__` and `dataclasses.replace`, are the interpreter's own)."""
         if name == "torch.tensor" and args == [[]] and "dtype" in kwargs:
             # `get_dtype_size(d) = torch.tensor([], dtype=d).element_size()`: an empty tensor
             dtype = kwargs["dtype"]
@@ -171,41 +154,6 @@ class PathInterpreter(Interpreter):
             if is_dtype(dtype):
                 return Tensor((0,), dtype, 0, location)
         return ABSENT
-
-    def init_dataclass(self, instance: Instance, args: list, kwargs: dict, location: Location):
-        """`@dataclass` construction, with `field(default=...)` and `__post_init__`."""
-        super().init_dataclass(instance, args, kwargs, location)
-        for name in dataclass_field_names(instance.cls):
-            value = instance.attrs.get(name)
-            if isinstance(value, Unknown) and _called_field(value) and name not in kwargs:
-                instance.attrs[name] = self.field_default(instance.cls, name, location)
-        post_init = instance.cls.find_method("__post_init__")
-        if post_init is not None:
-            result = self.call_function(post_init, instance, [], {}, location)
-            if is_unknown(result) and instance.incomplete is None:
-                instance.incomplete = result
-
-    def post_init(self, instance: Instance, location: Location) -> None:
-        """(`init_dataclass` above runs `__post_init__`, after the fields' `field()` defaults.)"""
-
-    def field_default(self, cls: ClassInfo, name: str, location: Location) -> Any:
-        """The `default=` of `name: T = field(default=...)`, evaluated in its class's module."""
-        for klass in cls.mro():
-            for statement in klass.node.body.body:
-                if not isinstance(statement, cst.SimpleStatementLine):
-                    continue
-                for small in statement.body:
-                    if (
-                        isinstance(small, cst.AnnAssign)
-                        and isinstance(small.target, cst.Name)
-                        and small.target.value == name
-                        and isinstance(small.value, cst.Call)
-                    ):
-                        for arg in small.value.args:
-                            if arg.keyword is not None and arg.keyword.value == "default":
-                                return self.eval(arg.value, Frame(klass.module, locals_={}))
-                        return Unknown(f"field {name!r} has no plain default", location)
-        return Unknown(f"field {name!r} not found", location)
 
     # ---- self of a partially run method -------------------------------------------------
     def self_attribute(self, obj: LazySelf, name: str, location: Location) -> Any:
@@ -421,17 +369,6 @@ def _search(root: cst.CSTNode, target: cst.CSTNode) -> list | None:
     return None
 
 
-def dataclass_field_names(cls: ClassInfo) -> set[str]:
-    names: set[str] = set()
-    for klass in cls.mro():
-        for statement in klass.node.body.body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        names.add(small.target.value)
-    return names
-
-
 _ASSIGNMENTS: dict[int, tuple[ClassInfo, dict[str, list]]] = {}
 
 
@@ -504,8 +441,3 @@ def _is_self_attribute(node: cst.BaseExpression, name: str) -> bool:
         and node.value.value == "self"
         and node.attr.value == name
     )
-
-
-def _called_field(value: Unknown) -> bool:
-    """A dataclass default the interpreter left unknown because it is `field(...)`."""
-    return value.why is Why.OUTSIDE_CALL and value.detail.rsplit(".", 1)[-1] == "field"

@@ -20,7 +20,7 @@ _PLACE = frozenset(
     "host device gpu cpu cuda swap pinned buf bufs buffer buffers cache caches cached row rows l "
     "layer layers pool data page pages block blocks tensor tensors mirror snapshot store "
     "storage states staging per of by all draft target view views region regions arena slab slabs "
-    "wire spill offload shadow transfer remote local peer send recv primary secondary tier".split()
+    "wire spill offload shadow transfer remote local peer send recv primary secondary tier stage".split()
 )
 _SCALES = frozenset("scale scales zero zeros sz".split())
 # one storage said two ways: a Mamba layer's SSM state is its "temporal" state (SGLang's

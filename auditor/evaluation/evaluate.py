@@ -265,6 +265,8 @@ class PoolEvaluator:
         self._object_roots = settings.object_roots()
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
         self.pending: set[str] = set()  # stand-ins' attributes read with no value (composed)
+        self.fallbacks: dict[str, str] = {}  # the text each falls back to, if any
+        self.lookups: set[tuple[str, str]] = set()  # (dimension, table key) of the points
         self.point_demands: set[tuple[str, Any]] = set()  # of the point running
         self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
         # (device, host, site) whose lanes builds changed module state: the first layer
@@ -757,6 +759,8 @@ class PoolEvaluator:
                     self.first_builds.stop_recording(noted)
             reads |= point.reads
             self.pending |= point.pending
+            self.fallbacks.update(point.fallbacks)
+            self.lookups |= point.lookups
             for variable in point.unset:  # read as unset: said with the figures
                 note = unset_note(variable)
                 if note not in result.assumed:
@@ -950,6 +954,8 @@ class PoolEvaluator:
 
         self.demands = set()
         self.pending = set()
+        self.fallbacks = {}
+        self.lookups = set()
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         demanded: dict[str, list[Any]] = {}
 
@@ -986,6 +992,12 @@ class PoolEvaluator:
                     number = stand_in_sample(name, sampled)
                     sampled += 1
                     sample = dtypes if number is None else (StandInSample(number),)
+                    if number is None and name in self.fallbacks:  # a dtype's name, read
+                        # as text (`hf.get("torch_dtype", "bfloat16")`): the code's default
+                        # text, then the keys of the tables it is looked up in (below); a
+                        # text not named a dtype is sampled as a number, which each literal
+                        # it is compared with demands (`kv == "auto"` would hide "fp8")
+                        sample = (self.fallbacks[name],)
                     dims[name] = Dimension(name, sample)
                 results.clear()
                 read.clear()
@@ -1003,6 +1015,20 @@ class PoolEvaluator:
             points, varied, truncated = pending_rounds(points, varied, truncated)
             if (sum(len(v) for v in demanded.values()), sampled) == before:
                 break
+        for _ in range(DEMAND_ROUNDS if self.fallbacks else 0):
+            # a key read with the code's own fallback text (`hf.get("kv_cache_dtype",
+            # "auto")`) is sampled with it: a value the code accepts, not the only one. The
+            # texts it is compared with and the keys of the tables it indexes are tried too,
+            # whether or not the fallback's points were feasible
+            asked = {(n, v) for n, v in self.demands | self.lookups if n in self.fallbacks}
+            extra = demanded_values(dims, asked)
+            if truncated or not extra:
+                break
+            for name, values in extra.items():
+                dims[name] = replace(dims[name], values=dims[name].values + tuple(values))
+                demanded.setdefault(name, []).extend(values)
+            self.demands, self.lookups = set(), set()
+            points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         # `explore` may re-key points when new dimensions appear; keep the last result per point
         by_key: dict[tuple, PointResult] = {}
         for result in results:

@@ -53,6 +53,18 @@ DISTINCT_SAMPLES = (128, 64, 96, 160, 192, 224, 80, 112, 144, 176, 208, 240)
 # small ones keep both sides' figures. (An object's attribute keeps OBJECT_SAMPLES: there a
 # divisor is as often an alignment, `-(-d // cfg.align) * cfg.align`, that 1 or 2 never shows.)
 DIVISOR_SAMPLES = (1, 2)
+# a model's width (`hidden_size`), which code divides by a head count for the head size: a
+# real width, whose quotient by any of DISTINCT_SAMPLES is none of them (a head size read as
+# `hidden_size // num_attention_heads` by one side and as `head_dim` by the other shows)
+WIDTH_SAMPLE = 3072
+_WIDTH = frozenset(
+    "hidden_size hidden_dim d_model n_embd embed_dim embedding_dim model_dim dim_model".split()
+)
+# head counts, which code divides a width by (`hidden_size // num_attention_heads`): divisors
+# of WIDTH_SAMPLE whose quotients are none of DISTINCT_SAMPLES (a width floored by a count
+# it is not a multiple of gives sizes no model has: `heads * (width // heads) != width`)
+HEAD_SAMPLES = (12, 8, 6, 4, 3, 2)
+_HEADS = re.compile(r"(^|_)(n|num)_(\w+_)?heads?$|^(kv_)?head_num$|^n_head$")
 
 
 # names of parallel degrees (`tp_size`, `world_size`, `num_shards`): divisors of head counts
@@ -62,7 +74,8 @@ _PARALLEL = re.compile(r"(^|_)(tp|pp|dp|ep|cp|world|shards?|parallel)(_|$)")
 def stand_in_sample(name: str, order: int) -> int | None:
     """The number a composed run gives the `order`-th attribute of a stand-in it reads with no
     value (evaluate.py): each its own (DISTINCT_SAMPLES); a parallel degree a divisor's
-    (a head count over 224 would be 0); a byte budget room for many rows; None for a name
+    (a head count over 224 would be 0); a byte budget room for many rows; a model's width a
+    real one (WIDTH_SAMPLE), a head count one of its divisors (HEAD_SAMPLES); None for a name
     saying a torch dtype (`torch_dtype`, `dtype`: the pack's first dtype). Not `cache_dtype`:
     often text (`"auto"`, `"int8"`), which a sample compared with it demands."""
     last = name.rpartition(".")[2]
@@ -72,6 +85,10 @@ def stand_in_sample(name: str, order: int) -> int | None:
         return DIVISOR_SAMPLES[1]
     if names_a_budget(name):
         return BUDGET_SAMPLES[0]
+    if last in _WIDTH:
+        return WIDTH_SAMPLE
+    if _HEADS.search(last):
+        return HEAD_SAMPLES[order % len(HEAD_SAMPLES)]
     return DISTINCT_SAMPLES[order % len(DISTINCT_SAMPLES)]
 
 

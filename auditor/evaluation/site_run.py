@@ -348,13 +348,18 @@ def _run(
         name = param.name.value
         if name == pool:
             kwargs[name] = device
-        elif name in site.roots and _read_as_object(site, function, name):  # composed.py:
+        elif name in site.roots and (
+            _read_as_object(site, function, name) or _loose(site, function, param, values)
+        ):  # composed.py:
             # what both pools are built from, an object: a stand-in
+            loose = not _read_as_object(site, function, name)
             path = dict(site.stand_ins).get(name) or stand_in_path(param, function.node)
             klass = interpreter.index.resolve_static(function.module, path.partition(".")[0])
             klass = klass if isinstance(klass, ClassInfo) and "." not in path else None
+            if loose:  # read under its own name (`tp_size`, not its annotation's `int`)
+                path = name
             known = _default_mapping(param, function, interpreter) if defaults else None
-            kwargs[name] = RuntimeObject(path, given=True, klass=klass, known=known)  # (its
+            kwargs[name] = RuntimeObject(path, given=True, klass=klass, known=known, loose=loose)
             # properties run; the code's own mapping it defaults to, if one: said)
             if known is not None:
                 assumed.append(
@@ -434,6 +439,45 @@ def _read_as_object(site: ConstructionSite, function: FunctionInfo, name: str) -
     return name in memo[key]
 
 
+def _loose(site: ConstructionSite, function: FunctionInfo, param: cst.Param, values) -> bool:
+    """A parameter both pools are built from that nothing gives a value (no default, none in
+    the point) and that the function passes on whole: a stand-in (see below)."""
+    name = param.name.value
+    return name not in values and param.default is None and _passed_whole(site, function, name)
+
+
+def _passed_whole(site: ConstructionSite, function: FunctionInfo, name: str) -> bool:
+    """Does the function pass its parameter, as it is, to a call other than the pools'
+    own (`HFModelConfig(hf_config)`), and never to a pool (`Pool(kv_heads)`: a value that
+    pool's parameter says the kind of)? With no value of its own (no default, none in the
+    point), it stands for an object the callers give: what the callee reads off it
+    (`hf["head_dim"]`) is sampled, where taken as one value it would leave everything it
+    sizes unknown."""
+    key = ("<passed whole>", id(function.node))  # once per site (asked at every build)
+    memo = site.substituted
+    if key not in memo:
+        visitor = _PassedWhole({id(c) for c in (site.call, site.device_call) if c is not None})
+        function.node.body.visit(visitor)
+        memo[key] = frozenset(visitor.names - visitor.to_pools)
+    return name in memo[key]
+
+
+class _PassedWhole(cst.CSTVisitor):
+    """The plain names given as arguments (`cfg` of `Wrap(cfg, n)`, not of `Wrap(*cfg)`),
+    apart from those the pools' own calls are given."""
+
+    def __init__(self, pool_calls: set[int]) -> None:
+        self.pool_calls = pool_calls
+        self.names: set[str] = set()
+        self.to_pools: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        into = self.to_pools if id(node) in self.pool_calls else self.names
+        for arg in node.args:
+            if isinstance(arg.value, cst.Name) and arg.star == "":
+                into.add(arg.value.value)
+
+
 class _AttributeRoots(cst.CSTVisitor):
     """The names attributes are read off (`s` of `s.head_dim`)."""
 
@@ -491,6 +535,10 @@ def stand_in_paths(site: ConstructionSite) -> set[str]:
         paths.get(p.name.value) or stand_in_path(p, function.node)
         for p in [*params.params, *params.kwonly_params]
         if p.name.value in site.roots
+    } | {  # (what a loose parameter's stand-in is read under: its own name)
+        p.name.value
+        for p in [*params.params, *params.kwonly_params]
+        if p.name.value in site.roots and p.default is None
     }
     if function.owner is not None and function.name != "__init__":
         found |= set(init_stand_ins(function.owner, paths).values())

@@ -330,6 +330,10 @@ class ProjectIndex:
         self._order: dict[int, int] = {}
         self._indexed: dict[int, ModuleInfo | None] = {}  # None: libcst rejected the file
         self._on_error = on_error
+        # ids of the classes the catalog found to be pools: the interpreter runs the class
+        # decorators that register them (`@register_pool("host")`), and only theirs
+        self.pool_classes: frozenset[int] = frozenset()
+        self.registering: dict[int, bool] = {}  # id(module) -> it registers a pool class
         self._suffix_cache: dict[str, list[ModuleInfo]] = {}
         self._found: dict[tuple[str, int], tuple[ModuleInfo | None, ModuleInfo | None]] = {}
         self._subclasses: dict[int, list[ClassInfo]] | None = None

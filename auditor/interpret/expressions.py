@@ -150,6 +150,8 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
         except TypeError:
             return Unknown("unhashable dict key", _location(frame, node))
     if isinstance(container, (dict, list, tuple, str)):
+        if type(container) is dict and type(key) is str:
+            interp.point.looked_up(key, container)
         try:
             return container[key]
         except (KeyError, IndexError, TypeError) as error:

@@ -67,6 +67,12 @@ class ConfigPoint:
         # attributes of stand-ins a function run is given that the point has no value for
         # (environment.runtime_attribute): objects, or values evaluate.py samples next round
         self.pending: set[str] = set()
+        # the text a pending attribute read as a key falls back to (`hf.get("torch_dtype",
+        # "bfloat16")`): the value it is sampled with, as the code's own (evaluate.py)
+        self.fallbacks: dict[str, str] = {}
+        # (dimension, key) of each table a text value of the point was looked up in
+        # (`KV_DTYPES[kv]`): the other texts the code accepts there (evaluate.py)
+        self.lookups: set[tuple[str, str]] = set()
         self.unset: list[str] = []  # environment variables read as unset, no [switches] value
         # stand-ins' attributes read with a fallback that their class never gives its
         # instances (closed_classes.py): `getattr(cfg, "x", d)` is `d`, said with the figures
@@ -97,6 +103,15 @@ class ConfigPoint:
         for lane in range(width):  # the first lane's are the first build's (kept alone when
             # the build stops: the builds after it never ran), the others' count on success
             self._compared(lanes.lane_view(value, lane), literal, lane)
+
+    def looked_up(self, value: Any, keys: Any) -> None:
+        """A text equal to this point's value of a dimension the code read, used as a key of
+        a table of texts: its keys are texts the code accepts there."""
+        if type(value) is not str:
+            return
+        for name in self.reads:
+            if self.values[name] == value and type(self.values[name]) is str:
+                self.lookups.update((name, key) for key in keys if type(key) is str)
 
     def _compared(self, value: Any, literal: Any, lane: int | None) -> None:
         kind = type(literal)
@@ -561,22 +576,37 @@ class Interpreter(Namespaces, Statements, Operators):
             instance.incomplete = result
 
     def init_dataclass(self, instance: Instance, args: list, kwargs: dict, location: Location):
-        fields = records.dataclass_fields(instance.cls)
+        """The fields a dataclass's (or a record's) generated `__init__` sets, as Python sets
+        them: positional arguments skip `kw_only` fields, `init=False` fields take only their
+        default, `field(default=...)` and `field(default_factory=...)` give the default, a
+        `ClassVar` is no field."""
         args = list(args)
         point = self.point
-        for name, default, klass in fields:
+        for name, default, klass, annotation in records.declared_fields(instance.cls):
+            if records.is_class_var(annotation, klass):
+                continue
+            spec = records.field_spec(default, klass)
             path = f"{instance.cls.name}.{name}"
-            if args:
+            if spec.init and args and not spec.kw_only:
                 instance.attrs[name] = args.pop(0)
-            elif name in kwargs:
+            elif spec.init and name in kwargs:
                 instance.attrs[name] = kwargs[name]
-            elif point is not None and path in point.values:
+            elif spec.init and point is not None and path in point.values:
                 # a field the config point gives (`KVCacheConfig.cache_dtype`, the stand-in a
                 # pool was built from): a config the code builds with its defaults is that one
                 instance.attrs[name] = point.read(path)
-            elif default is not None:
-                frame = Frame(klass.module, locals_={})
-                instance.attrs[name] = self.eval(default, frame)
+            elif spec.default is not None:
+                instance.attrs[name] = self.eval(spec.default, self._class_scope(klass))
+            elif spec.factory is not None:
+                factory = self.eval(spec.factory, self._class_scope(klass))
+                instance.attrs[name] = self.call(factory, [], {}, location)
+
+    def _class_scope(self, klass: ClassInfo) -> Frame:
+        """Where a class body's expressions are evaluated (a field's default): its own names
+        (`HEAD_DIM: ClassVar[int] = 128`), then its module's."""
+        frame = Frame(klass.module, locals_={})
+        frame.parent_scope = self.class_namespace(klass)
+        return frame
 
 
 _RAISED = re.compile(r"raises ([\w.]+)")

@@ -72,6 +72,15 @@ def _config_get(
     if name == "get" and receiver.keys is not None and args[0] not in receiver.keys:
         return args[1] if len(args) == 2 else None  # the code's own mapping has no such key
     found = environment.runtime_attribute(point, receiver, args[0], ctx.location)
+    if (
+        name == "get"
+        and len(args) == 2
+        and isinstance(args[1], str)
+        and isinstance(found, RuntimeObject)
+        and found.given
+        and found.path in point.pending
+    ):  # no value yet: sampled next with the code's own fallback text (evaluate.py)
+        point.fallbacks.setdefault(found.path, args[1])
     if is_unknown(found) and found.why is Why.CONFIG_NOT_LISTED:
         if name != "get":  # a section's own read (`model.getint("depth", fallback=32)`)
             fallback = args[1:] or [kwargs.get("fallback", found)]

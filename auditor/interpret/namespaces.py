@@ -88,10 +88,14 @@ class Namespaces:
                 names[step[1]] = Thunk(step[2], frame)
             elif kind is _IMPORT:
                 names[step[1]] = LazyImport(step[2], step[3], frame.module)
+                self.import_registrations(step[2], step[3], frame.module)
             elif kind is _VALUE:
                 names[step[1]] = step[2]
             elif kind is _METHOD:
                 names[step[1]] = frame.class_body.methods.get(step[1])
+            elif kind is _REGISTER:
+                if id(step[1].cls) in self.index.pool_classes:
+                    self.run_registrations(step[1], step[2], frame, step[3])
             elif kind is _NESTED:  # a class defined in a class body
                 inner = frame.class_body.nested.get(step[1])
                 names[step[1]] = (
@@ -212,6 +216,49 @@ class Namespaces:
     def bind_import(self, statement: cst.Import | cst.ImportFrom, frame: Frame) -> None:
         for bound, source, attr in import_bindings(frame.module, statement):
             frame.locals[bound] = LazyImport(source, attr, frame.module)
+            self.import_registrations(source, attr, frame.module)
+
+    def import_registrations(self, source: str, attr: str | None, near: ModuleInfo) -> None:
+        """An import runs the imported module, and with it the class decorators that register
+        its classes in another module's table (`@register_pool("host")`): the module is
+        declared now, where it has such decorators on a pool class, as Python would run it
+        (the rest of its body stays deferred). Only pools' decorators: a tree registering
+        thousands of other classes (ops, models) is not run for them."""
+        module = self.index.find_module(source, near) if source else None
+        if attr is not None:
+            inner = self.index.find_module(f"{source}.{attr}", near) if source else None
+            module = inner if inner is not None else module
+        if module is not None and self.index.pool_classes and self._registers(module):
+            self.module_namespace(module)
+
+    def _registers(self, module: ModuleInfo) -> bool:
+        """Does the module define, at its top level, a pool class with a decorator call?"""
+        known = self.index.registering.get(id(module))
+        if known is None:
+            known = self.index.registering[id(module)] = any(
+                type(statement) is cst.ClassDef
+                and any(_registers(d.decorator) for d in statement.decorators)
+                and (info := module.classes.get(statement.name.value)) is not None
+                and id(info) in self.index.pool_classes
+                for statement in module.parsed.tree.body
+            )
+        return known
+
+    def run_registrations(self, cls: ClassRef, calls: tuple, frame: Frame, where) -> None:
+        """`@register_pool("host")` on a module-level class: the decorator the call returns
+        is called with the class, for what it does (`_POOLS[name] = cls`); what it returns
+        is not bound (the name stays the class), and a decorator not of the tree, or one that
+        fails, does nothing here."""
+        for call in reversed(calls):  # (Python applies the innermost first)
+            try:
+                func = self.eval(call.func, frame)
+                if not isinstance(func, FunctionRef):
+                    continue
+                decorator = self.eval(call, frame)
+                if isinstance(decorator, FunctionRef):
+                    self.call(decorator, [cls], {}, where)
+            except (Infeasible, ReturnSignal, BreakSignal, ContinueSignal):
+                continue
 
     def resolve_import(self, lazy: LazyImport, location: Location) -> Any:
         module = self.index.find_module(lazy.source, lazy.near) if lazy.source else None
@@ -338,8 +385,17 @@ class Namespaces:
 
 
 # Steps of a declaration plan: what `declare_statement` would do, worked out once per block
-_THUNK, _IMPORT, _VALUE, _METHOD, _STATEMENT, _NESTED = range(6)
+_THUNK, _IMPORT, _VALUE, _METHOD, _STATEMENT, _NESTED, _REGISTER = range(7)
 _PLANS = MEMOS.plans  # memos.py: key -> (the body keyed by identity, or None; its plan)
+
+
+def _registers(decorator: cst.BaseExpression) -> bool:
+    """A class decorator that is a call (`@register_pool("host")`), not a dataclass's."""
+    return (
+        type(decorator) is cst.Call
+        and type(decorator.func) in (cst.Name, cst.Attribute)
+        and "dataclass" not in cst.Module([]).code_for_node(decorator.func)
+    )
 
 
 def declaration_plan(statements, module: ModuleInfo, in_class: bool) -> list[tuple]:
@@ -384,7 +440,9 @@ def _steps(statement: cst.CSTNode, module: ModuleInfo, in_class: bool) -> list[t
             return [(_NESTED, name, statement, where)]
         info = module.classes.get(name)
         if info is not None and info.node is statement:
-            return [(_VALUE, name, ClassRef(info))]
+            calls = tuple(d.decorator for d in statement.decorators if _registers(d.decorator))
+            registered = [(_REGISTER, ClassRef(info), calls, where)] if calls else []
+            return [(_VALUE, name, ClassRef(info)), *registered]
         return [(_VALUE, name, Unknown("nested or conditional class definition", where))]
     if kind is not cst.SimpleStatementLine:
         return [(_STATEMENT, statement)]

@@ -142,6 +142,9 @@ class Operators:
         if not isinstance(left, (*COMPARABLE, float)) or not isinstance(
             right, (*COMPARABLE, float)
         ):
+            for side in (left, right):
+                if isinstance(side, RuntimeObject) and side.loose:  # a number after all
+                    self.point.pending.add(side.path)
             return Unknown(
                 f"arithmetic on {type(left).__name__} and {type(right).__name__}", location
             )

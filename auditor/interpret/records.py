@@ -6,6 +6,8 @@ so where each field's value was written is remembered: that is where a finding p
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import libcst as cst
 
 from auditor.frontend.index import ClassInfo
@@ -63,6 +65,53 @@ def declared_fields(
                         fields = [f for f in fields if f[0] != name]
                         fields.append((name, small.value, klass, small.annotation.annotation))
     return fields
+
+
+class FieldSpec(NamedTuple):
+    """What `name: T = field(default=..., init=..., kw_only=...)` tells the constructor."""
+
+    default: cst.BaseExpression | None  # the value given when the caller gives none
+    factory: cst.BaseExpression | None  # `default_factory=`: called for each object
+    init: bool  # a constructor argument (`init=False`: set only by `__post_init__`)
+    kw_only: bool  # taken by keyword only (skipped by positional arguments)
+
+
+def field_spec(default: cst.BaseExpression | None, klass: ClassInfo) -> FieldSpec:
+    """A field's declaration: its plain default, or what its `dataclasses.field(...)` says
+    (other keywords, such as `compare=` or `repr=`, do not change what is built)."""
+    if not (isinstance(default, cst.Call) and _names_field(default.func, klass)):
+        return FieldSpec(default, None, True, False)
+    given = {a.keyword.value: a.value for a in default.args if a.keyword is not None}
+    code = klass.module.parsed.code
+
+    def flag(name: str, otherwise: bool) -> bool:
+        value = given.get(name)
+        return otherwise if value is None else code(value).strip() == "True"
+
+    return FieldSpec(
+        given.get("default"),
+        given.get("default_factory"),
+        flag("init", True),
+        flag("kw_only", False),
+    )
+
+
+def _names_field(func: cst.BaseExpression, klass: ClassInfo) -> bool:
+    """Is `func` `field` or `dataclasses.field`, as the class's module imports it?"""
+    imports = klass.module.imports
+    if isinstance(func, cst.Name):
+        return imports.get(func.value) == ("dataclasses", "field")
+    return (
+        isinstance(func, cst.Attribute)
+        and isinstance(func.value, cst.Name)
+        and func.attr.value == "field"
+        and imports.get(func.value.value) == ("dataclasses", None)
+    )
+
+
+def is_class_var(annotation: cst.BaseExpression, klass: ClassInfo) -> bool:
+    """A `ClassVar[...]` annotation: a class attribute, not a field."""
+    return "ClassVar" in klass.module.parsed.code(annotation)
 
 
 def is_dataclass_of_tree(cls: ClassInfo) -> bool:

@@ -222,6 +222,9 @@ class RuntimeObject:
     # a stand-in for an object a function run is given (composed.py): `settings or load()`
     # takes it, as an object is true
     given: bool = field(default=False, compare=False)
+    # a parameter of the function run that nothing gives a value (site_run._passed_whole): an
+    # object whose attributes are sampled, or, used as a number, a number sampled in turn
+    loose: bool = field(default=False, compare=False)
     # the code's own mapping it stands in for (`cfg=LLAMA_CONFIG`, a dict the function
     # defaults to): which keys it has is the code's (`"head_dim" in cfg` is decided,
     # `cfg.get("num_kv_heads", h)` of an absent key is h), and so are its numbers, flags and

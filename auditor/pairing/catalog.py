@@ -195,13 +195,30 @@ def _pools(
     for cls in concrete:
         if not is_host_pool(cls, settings, book):
             continue
-        if buffer_names(cls, trees, counts) & device_buffers or id(cls) in renamed:
+        own = buffer_names(cls, trees, counts)
+        if (
+            own & device_buffers
+            or id(cls) in renamed
+            or _stacks_a_device(own, devices, trees, counts)
+        ):
             hosts.append(cls)
         else:
             not_hosts.append(
                 (cls, "takes a device pool but allocates no buffer of a device pool's name")
             )
     return devices, hosts, not_hosts
+
+
+def _stacks_a_device(own: set[str], devices: list[ClassInfo], trees: dict, counts) -> bool:
+    """Does a host (by the pack's names) keep one storage named the whole KV cache (`kv_data`,
+    `kv_buffer`) where a device keeps K and V apart (`k_buffer`, `v_buffer`)? The two summed
+    are its counterpart (checks/wording._kept_whole), as SGLang's MHA host keeps its device's."""
+    if len(own) != 1:
+        return False
+    whole = next(iter(own))
+    return any(
+        buffer_roles.kept_whole(whole, sorted(buffer_names(d, trees, counts))) for d in devices
+    )
 
 
 def _renamed_mirror(

@@ -122,12 +122,118 @@ def shared_roots(
 ) -> frozenset[str]:
     """The function's parameters both pools' sizing arguments are computed from (empty when
     they share none, or a binding is hidden by `*`)."""
-    bound_a, bound_b = bound_nodes(call_a, a), bound_nodes(call_b, b)
-    if bound_a is None or bound_b is None:
-        return frozenset()
-    roots_a = parameter_roots(function, [n for p, n in bound_a.items() if p in sizing_a], own)
-    roots_b = parameter_roots(function, [n for p, n in bound_b.items() if p in sizing_b], own)
-    return frozenset(roots_a & roots_b)
+    found = []
+    for cls, call, sizing in ((a, call_a, sizing_a), (b, call_b, sizing_b)):
+        bound = bound_nodes(call, cls)
+        if bound is None:
+            bound = splat_bound(function, call, cls)
+        if bound is None:
+            return frozenset()
+        found.append(parameter_roots(function, [n for p, n in bound.items() if p in sizing], own))
+    return frozenset(found[0] & found[1])
+
+
+def splat_bound(function: ast.AST, call: ast.Call, cls: ClassInfo) -> dict[str, ast.expr] | None:
+    """`bound_nodes` of a call passing `**kwargs` of a local dict (`Pool(**host_kwargs)` after
+    `host_kwargs = dict(shape_kwargs)`, `host_kwargs.update(size=n)`, `host_kwargs["dtype"] =
+    d`): each key the function puts in the dict, with the last value it puts there. None where
+    a key is not known (a dict merged from a parameter, a `*` splat, a key computed)."""
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    names = parameter_names(cls)
+    if len(call.args) > len(names):
+        return None
+    bound: dict[str, ast.expr] = dict(zip(names, call.args))
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            bound[keyword.arg] = keyword.value
+            continue
+        entries = _dict_entries(function, keyword.value, set())
+        if entries is None:
+            return None
+        bound.update(entries)
+    return bound
+
+
+def _dict_entries(function: ast.AST, node: ast.expr, seen: set[str]) -> dict | None:
+    """The keys and values a local dict holds when a call splats it (see above)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+        entries: dict[str, ast.expr] = {}
+        for arg in node.args:  # `dict(shape_kwargs)`: a copy
+            inner = _dict_entries(function, arg, seen)
+            if inner is None:
+                return None
+            entries.update(inner)
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                inner = _dict_entries(function, keyword.value, seen)
+                if inner is None:
+                    return None
+                entries.update(inner)
+            else:
+                entries[keyword.arg] = keyword.value
+        return entries
+    if isinstance(node, ast.Dict):
+        entries = {}
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                inner = _dict_entries(function, value, seen)
+                if inner is None:
+                    return None
+                entries.update(inner)
+            elif isinstance(key, ast.Constant) and isinstance(key.value, str):
+                entries[key.value] = value
+            else:
+                return None
+        return entries
+    if not isinstance(node, ast.Name) or node.id in seen:
+        return None
+    seen = seen | {node.id}
+    assigned = [
+        n
+        for n in walk.nodes(function)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and n.targets[0].id == node.id
+    ]
+    if len(assigned) != 1:
+        return None
+    entries = _dict_entries(function, assigned[0].value, seen)
+    if entries is None:
+        return None
+    changes = sorted(
+        (n for n in walk.nodes(function) if isinstance(n, (ast.Call, ast.Assign))),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    for n in changes:  # what the function puts in it after, in source order
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "update"
+            and isinstance(n.func.value, ast.Name)
+            and n.func.value.id == node.id
+        ):
+            for arg in n.args:
+                inner = _dict_entries(function, arg, seen)
+                if inner is None:
+                    return None
+                entries.update(inner)
+            entries.update((k.arg, k.value) for k in n.keywords if k.arg is not None)
+            if any(k.arg is None for k in n.keywords):
+                return None
+        elif isinstance(n, ast.Assign):
+            for target in n.targets:
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == node.id
+                ):
+                    key = target.slice
+                    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                        return None
+                    entries[key.value] = n.value
+    return entries
 
 
 class _Calls(cst.CSTVisitor):

@@ -38,6 +38,7 @@ from auditor.pairing.composed import (
     composed_site,
     parameter_roots,
     shared_roots,
+    splat_bound,
 )
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.factories import returned_values
@@ -46,6 +47,7 @@ from auditor.pairing.sites import candidate_modules
 RUN_THROUGH = "run through "  # how: a classmethod building the class, run (composed.py)
 RETURNING = " returning cls(...)"  # how: a classmethod only returning `cls(...)`, read
 CHOSEN = "chosen by "  # how: a class a function returns into a local (`pool_cls = pick()`), run
+REGISTERED = "registered as "  # how: a class looked up by its registry key (`pool_for("x")(...)`)
 
 # A call, the device class it builds, the branches it lies in (id of the `if`, arm), and the
 # name its result is bound to (`cache = Pool(...)`) if any, and how it builds the class
@@ -71,7 +73,9 @@ def sibling_pairs(
     host_ids = {id(h) for h in hosts}
     found: list[Pair] = []
 
-    registered = {k: (c, "a decorator") for k, c in _registered(devices).items()}
+    decorated = _registered(devices)
+    otherwise = _registered_otherwise(set(decorated), parsed, trees) if decorated else set()
+    registered = {k: (c, "a decorator") for k, c in decorated.items() if k not in otherwise}
     keys = {name: [] for name in registered}
 
     def builds_two(module: ParsedModule) -> bool:
@@ -107,7 +111,7 @@ def sibling_pairs(
                     continue  # (`a_cls, b_cls = A, B` in one arm: A with B, not with D)
                 if _exclusive(where_a, where_b) or not _storages_meet(book, a, b):
                     continue
-                if _layers_apart(book, a, first, b, second):
+                if _layers_apart(book, a, first, b, second, function):
                     continue  # (a target's cache and its draft's: two models, no mirror)
                 derived = _derived(a, name_a, trees)
                 shared = defaulted = None
@@ -229,7 +233,9 @@ def _composed(
     through_a, through_b = (
         how.startswith(RUN_THROUGH) or how.endswith(RETURNING) for how in (how_a, how_b)
     )
-    direct_a, direct_b = (how == "direct call" or how.startswith(CHOSEN) for how in (how_a, how_b))
+    direct_a, direct_b = (
+        how == "direct call" or how.startswith((CHOSEN, REGISTERED)) for how in (how_a, how_b)
+    )
     if not (direct_a or through_a) or not (direct_b or through_b):
         return None
     rest = qualname.removeprefix(module.name + ".").split(".")
@@ -259,14 +265,16 @@ def _composed(
     )
 
 
-def _layers_apart(book: RoleBook, a: ClassInfo, call_a: ast.Call, b: ClassInfo, call_b) -> bool:
+def _layers_apart(
+    book: RoleBook, a: ClassInfo, call_a: ast.Call, b: ClassInfo, call_b, function: ast.AST
+) -> bool:
     """Are the two pools given their layer counts as different attributes of one object
     (`cfg.num_layers` to one, `cfg.draft_layers` to the other)? Then they hold the caches of
     two models (a target's and its draft's), and neither mirrors the other. (One attribute of
     two objects, `opts.n_layers` and `slots.n_layers`, may be one count read off the pool.)"""
     given = []
     for cls, call in ((a, call_a), (b, call_b)):
-        bound = bound_nodes(call, cls) or {}
+        bound = bound_nodes(call, cls) or splat_bound(function, call, cls) or {}
         layer = next((bound[p] for p in book.layers(cls) if p in bound), None)
         if not isinstance(layer, ast.Attribute):
             return False
@@ -500,6 +508,17 @@ def _device_calls(
         for name, func in picked.items()
         if (classes := _factory_classes(index, module, func, local, by_name))
     }
+    for node in walk.nodes(function):  # `pool_cls = get_pool_cls("decode")`: registered
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id not in chosen
+            and isinstance(node.value, ast.Call)
+            and (key := _registry_key(node.value)) is not None
+            and key in (registered or {})
+        ):
+            chosen[node.targets[0].id] = (ast.unparse(node.value), [(registered or {})[key][0]])
     # `store_cls, stash_cls = LatentStore, LatentStash` in one arm, other classes in another:
     # a name every binding of which is a device class (which one, the run says)
     named: dict[str, list] = {}  # name -> (expression or None, id of the statement)
@@ -613,7 +632,7 @@ def _device_calls(
                     yield call, each, where, bound.get(id(node)), f"{CHOSEN}{factory}"
             elif key is not None and key in (registered or {}):
                 cls, by = (registered or {})[key]
-                how = f"registered as {key!r} ({cls.name}, by {by})"
+                how = f"{REGISTERED}{key!r} ({cls.name}, by {by})"
                 yield node, cls, where, bound.get(id(node)), how
             elif isinstance(node.func, ast.Attribute):
                 cls = _device_class(index, module, node.func.value, local, by_name)
@@ -840,6 +859,38 @@ def _registered(devices: list[ClassInfo]) -> dict[str, ClassInfo]:
                 if isinstance(key, str):
                     found.setdefault(key, []).append(device)
     return {key: classes[0] for key, classes in found.items() if len(classes) == 1}
+
+
+def _registered_otherwise(keys: set[str], parsed: list[ParsedModule], trees: dict) -> set[str]:
+    """The keys a class is also registered under at some module's top level by other means
+    than a class decorator (`register_pool("decode")(DecodeV2)`, `_POOLS["decode"] =
+    DecodeV2`): which class a lookup of them gives depends on the order modules run, so it
+    is not decided (one byte search of every file, then CPython's tree of those naming one)."""
+    needles = {key: (f'"{key}"'.encode(), f"'{key}'".encode()) for key in keys}
+    found: set[str] = set()
+    for module in parsed:
+        data = module.data
+        if data is None:  # parsed already: its bytes were dropped, read them again
+            try:
+                data = module.source.path.read_bytes()
+            except OSError:
+                continue
+        named = {k for k, (one, two) in needles.items() if one in data or two in data}
+        tree = file_tree(module, trees) if named - found else None
+        for statement in tree.body if tree is not None else ():
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+                places = [statement.value]
+            elif isinstance(statement, ast.Assign):
+                places = [t.slice for t in statement.targets if isinstance(t, ast.Subscript)]
+            else:
+                continue
+            found |= {
+                n.value
+                for place in places
+                for n in walk.nodes(place)
+                if isinstance(n, ast.Constant) and n.value in named
+            }
+    return found
 
 
 def _dict_items(tree: ast.Module) -> Iterator[tuple[str, ast.Name | ast.Attribute, str]]:
@@ -1096,26 +1147,43 @@ def _given_inside(
 ) -> bool:
     """Does `call` give, for a parameter sizing `cls` that `other` does not take, an object
     built in the call from a local the other call passes too (`OffloadConfig(n_cells=n,
-    dtype=dtype)` beside `DeviceCache(..., dtype=dtype)`)? Measured on its own, that object
-    would hold its class's defaults, not the value both are given."""
+    dtype=dtype)` beside `DeviceCache(..., dtype=dtype)`), or a field of an object the other
+    call is given whole (`payload_dtype=quant.payload_dtype` beside `DeviceCache(...,
+    quant=quant)`)? Measured on its own, the first would hold its class's defaults, and the
+    second be sampled apart from the field the other reads: not the value both are given."""
     bound = bound_nodes(call, cls)
     theirs = bound_nodes(other_call, other)
     if bound is None or theirs is None:
         return False
     passed = {n.id for node in theirs.values() for n in _value_names(node)}
+    whole = {node.id for node in theirs.values() if isinstance(node, ast.Name)} - {"self"}
     sizing = _sizing(book, cls)
     others = set(parameter_names(other))
     return any(
         name in sizing
         and name not in others
-        and isinstance(node, ast.Call)
-        and any(
-            n.id in passed
-            for argument in [*node.args, *(k.value for k in node.keywords)]
-            for n in _value_names(argument)
+        and (
+            (
+                isinstance(node, ast.Call)
+                and any(
+                    n.id in passed
+                    for argument in [*node.args, *(k.value for k in node.keywords)]
+                    for n in _value_names(argument)
+                )
+            )
+            or (_attribute_root(node) in whole)
         )
         for name, node in bound.items()
     )
+
+
+def _attribute_root(node: ast.AST) -> str | None:
+    """`quant` of `quant.payload_dtype` (of `quant.spec.dtype`); None for anything else."""
+    if not isinstance(node, ast.Attribute):
+        return None
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _value_names(node: ast.AST) -> list[ast.Name]:

@@ -1,0 +1,1 @@
+"""larchkv: KV cache pools for the larch serving runtime."""

@@ -1,0 +1,3 @@
+from .model_config import ModelConfig, ServeArgs
+
+__all__ = ["ModelConfig", "ServeArgs"]

@@ -1,0 +1,13 @@
+import torch
+
+from registry import register_pool
+
+
+class DecodeKVPoolV2:
+    def __init__(self, size, layer_num, head_num, head_dim, dtype):
+        self.k_buffer = [torch.zeros((size, head_num * head_dim), dtype=dtype) for _ in range(layer_num)]
+        self.v_buffer = [torch.zeros((size, head_num * head_dim), dtype=dtype) for _ in range(layer_num)]
+
+
+# replaces the "decode" pool registered by pools.py
+register_pool("decode")(DecodeKVPoolV2)
