@@ -148,11 +148,13 @@ def test_a_model_width_is_sampled_as_a_real_width():
     assert width == stand_in_sample("model.d_model", 3)
     assert all(width // heads not in DISTINCT_SAMPLES for heads in DISTINCT_SAMPLES)
     assert all(width // heads >= 8 for heads in DISTINCT_SAMPLES)
-    # a head count divides it (`heads * (width // heads) == width`, as in every model)
-    counts = {stand_in_sample(f"cfg.{n}", k) for k, n in enumerate(["num_attention_heads"] * 6)}
-    assert len(counts) > 1 and all(width % heads == 0 for heads in counts)
-    assert all(width // heads not in DISTINCT_SAMPLES for heads in counts)
-    assert stand_in_sample("cfg.num_key_value_heads", 1) in counts
+    # a head count divides it (`heads * (width // heads) == width`, as in every model), and a
+    # KV head count the head count (`heads // kv_heads` groups)
+    heads = stand_in_sample("cfg.num_attention_heads", 2)
+    kv_heads = stand_in_sample("cfg.num_key_value_heads", 5)
+    assert kv_heads == stand_in_sample("cfg.n_kv_heads", 0) != heads
+    assert width % heads == 0 and heads % kv_heads == 0
+    assert all(width // h not in DISTINCT_SAMPLES for h in (heads, kv_heads))
 
 
 def _quant_tree(host_group: str) -> dict[str, str]:

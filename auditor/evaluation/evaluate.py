@@ -975,6 +975,7 @@ class PoolEvaluator:
 
         points, varied, truncated = demand_rounds(points, varied, truncated)
         sampled = 0  # stand-ins' attributes given a value so far
+        texts: set[str] = set()  # of those, the ones given their fallback text
 
         def pending_rounds(points, varied, truncated):
             nonlocal sampled
@@ -998,6 +999,7 @@ class PoolEvaluator:
                         # text not named a dtype is sampled as a number, which each literal
                         # it is compared with demands (`kv == "auto"` would hide "fp8")
                         sample = (self.fallbacks[name],)
+                        texts.add(name)
                     dims[name] = Dimension(name, sample)
                 results.clear()
                 read.clear()
@@ -1015,12 +1017,12 @@ class PoolEvaluator:
             points, varied, truncated = pending_rounds(points, varied, truncated)
             if (sum(len(v) for v in demanded.values()), sampled) == before:
                 break
-        for _ in range(DEMAND_ROUNDS if self.fallbacks else 0):
+        for _ in range(DEMAND_ROUNDS if texts else 0):
             # a key read with the code's own fallback text (`hf.get("kv_cache_dtype",
             # "auto")`) is sampled with it: a value the code accepts, not the only one. The
             # texts it is compared with and the keys of the tables it indexes are tried too,
             # whether or not the fallback's points were feasible
-            asked = {(n, v) for n, v in self.demands | self.lookups if n in self.fallbacks}
+            asked = {(n, v) for n, v in self.demands | self.lookups if n in texts}
             extra = demanded_values(dims, asked)
             if truncated or not extra:
                 break

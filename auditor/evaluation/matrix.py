@@ -63,8 +63,10 @@ _WIDTH = frozenset(
 # head counts, which code divides a width by (`hidden_size // num_attention_heads`): divisors
 # of WIDTH_SAMPLE whose quotients are none of DISTINCT_SAMPLES (a width floored by a count
 # it is not a multiple of gives sizes no model has: `heads * (width // heads) != width`)
-HEAD_SAMPLES = (12, 8, 6, 4, 3, 2)
+# (a KV head count one that divides the attention head count: `heads // kv_heads` groups)
+HEAD_SAMPLE, KV_HEAD_SAMPLE = 12, 4
 _HEADS = re.compile(r"(^|_)(n|num)_(\w+_)?heads?$|^(kv_)?head_num$|^n_head$")
+_KV = re.compile(r"(^|_)(kv|key_value)(_|$)")
 
 
 # names of parallel degrees (`tp_size`, `world_size`, `num_shards`): divisors of head counts
@@ -75,7 +77,7 @@ def stand_in_sample(name: str, order: int) -> int | None:
     """The number a composed run gives the `order`-th attribute of a stand-in it reads with no
     value (evaluate.py): each its own (DISTINCT_SAMPLES); a parallel degree a divisor's
     (a head count over 224 would be 0); a byte budget room for many rows; a model's width a
-    real one (WIDTH_SAMPLE), a head count one of its divisors (HEAD_SAMPLES); None for a name
+    real one (WIDTH_SAMPLE), a head count one of its divisors (HEAD_SAMPLE); None for a name
     saying a torch dtype (`torch_dtype`, `dtype`: the pack's first dtype). Not `cache_dtype`:
     often text (`"auto"`, `"int8"`), which a sample compared with it demands."""
     last = name.rpartition(".")[2]
@@ -88,7 +90,7 @@ def stand_in_sample(name: str, order: int) -> int | None:
     if last in _WIDTH:
         return WIDTH_SAMPLE
     if _HEADS.search(last):
-        return HEAD_SAMPLES[order % len(HEAD_SAMPLES)]
+        return KV_HEAD_SAMPLE if _KV.search(last) else HEAD_SAMPLE
     return DISTINCT_SAMPLES[order % len(DISTINCT_SAMPLES)]
 
 

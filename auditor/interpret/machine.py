@@ -596,17 +596,42 @@ class Interpreter(Namespaces, Statements, Operators):
                 # pool was built from): a config the code builds with its defaults is that one
                 instance.attrs[name] = point.read(path)
             elif spec.default is not None:
-                instance.attrs[name] = self.eval(spec.default, self._class_scope(klass))
-            elif spec.factory is not None:
-                factory = self.eval(spec.factory, self._class_scope(klass))
+                instance.attrs[name] = self.eval(spec.default, self._class_scope(klass, name))
+            elif spec.factory is not None:  # (a lambda's body sees the module, not the class)
+                factory = self.eval(spec.factory, Frame(klass.module, locals_={}))
                 instance.attrs[name] = self.call(factory, [], {}, location)
 
-    def _class_scope(self, klass: ClassInfo) -> Frame:
-        """Where a class body's expressions are evaluated (a field's default): its own names
-        (`HEAD_DIM: ClassVar[int] = 128`), then its module's."""
+    def _class_scope(self, klass: ClassInfo, field_name: str) -> Frame:
+        """Where a field's default is evaluated: the names the class body binds above the
+        field (`HEAD_DIM: ClassVar[int] = 128`), then its module's, as Python runs the body."""
+        namespace = self.class_namespace(klass)
+        above = {}
+        for statement in klass.node.body.body:
+            bound = _bound_by(statement)
+            if field_name in bound and isinstance(statement, cst.SimpleStatementLine):
+                break
+            for each in bound:
+                if each in namespace:
+                    above[each] = namespace[each]
         frame = Frame(klass.module, locals_={})
-        frame.parent_scope = self.class_namespace(klass)
+        frame.parent_scope = above
         return frame
+
+
+def _bound_by(statement: cst.CSTNode) -> list[str]:
+    """The names a statement of a class body binds (assignments, definitions)."""
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        return [statement.name.value]
+    found = []
+    if isinstance(statement, cst.SimpleStatementLine):
+        for small in statement.body:
+            if isinstance(small, cst.Assign):
+                found += [t.target.value for t in small.targets if isinstance(t.target, cst.Name)]
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)) and isinstance(
+                small.target, cst.Name
+            ):
+                found.append(small.target.value)
+    return found
 
 
 _RAISED = re.compile(r"raises ([\w.]+)")

@@ -148,25 +148,26 @@ def splat_bound(function: ast.AST, call: ast.Call, cls: ClassInfo) -> dict[str, 
         if keyword.arg is not None:
             bound[keyword.arg] = keyword.value
             continue
-        entries = _dict_entries(function, keyword.value, set())
+        entries = _dict_entries(function, keyword.value, set(), call.lineno)
         if entries is None:
             return None
         bound.update(entries)
     return bound
 
 
-def _dict_entries(function: ast.AST, node: ast.expr, seen: set[str]) -> dict | None:
-    """The keys and values a local dict holds when a call splats it (see above)."""
+def _dict_entries(function: ast.AST, node: ast.expr, seen: set[str], before: int) -> dict | None:
+    """The keys and values a local dict holds when a call on line `before` splats it (see
+    above): what the function puts in it on earlier lines."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
         entries: dict[str, ast.expr] = {}
         for arg in node.args:  # `dict(shape_kwargs)`: a copy
-            inner = _dict_entries(function, arg, seen)
+            inner = _dict_entries(function, arg, seen, before)
             if inner is None:
                 return None
             entries.update(inner)
         for keyword in node.keywords:
             if keyword.arg is None:
-                inner = _dict_entries(function, keyword.value, seen)
+                inner = _dict_entries(function, keyword.value, seen, before)
                 if inner is None:
                     return None
                 entries.update(inner)
@@ -177,7 +178,7 @@ def _dict_entries(function: ast.AST, node: ast.expr, seen: set[str]) -> dict | N
         entries = {}
         for key, value in zip(node.keys, node.values):
             if key is None:
-                inner = _dict_entries(function, value, seen)
+                inner = _dict_entries(function, value, seen, before)
                 if inner is None:
                     return None
                 entries.update(inner)
@@ -199,11 +200,17 @@ def _dict_entries(function: ast.AST, node: ast.expr, seen: set[str]) -> dict | N
     ]
     if len(assigned) != 1:
         return None
-    entries = _dict_entries(function, assigned[0].value, seen)
+    entries = _dict_entries(function, assigned[0].value, seen, before)
     if entries is None:
         return None
+    if assigned[0].lineno >= before:
+        return None
     changes = sorted(
-        (n for n in walk.nodes(function) if isinstance(n, (ast.Call, ast.Assign))),
+        (
+            n
+            for n in walk.nodes(function)
+            if isinstance(n, (ast.Call, ast.Assign)) and n.lineno < before
+        ),
         key=lambda n: (n.lineno, n.col_offset),
     )
     for n in changes:  # what the function puts in it after, in source order
@@ -215,7 +222,7 @@ def _dict_entries(function: ast.AST, node: ast.expr, seen: set[str]) -> dict | N
             and n.func.value.id == node.id
         ):
             for arg in n.args:
-                inner = _dict_entries(function, arg, seen)
+                inner = _dict_entries(function, arg, seen, before)
                 if inner is None:
                     return None
                 entries.update(inner)

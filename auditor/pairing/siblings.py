@@ -74,7 +74,10 @@ def sibling_pairs(
     found: list[Pair] = []
 
     decorated = _registered(devices)
-    otherwise = _registered_otherwise(set(decorated), parsed, trees) if decorated else set()
+    registrars = _registrars(devices)
+    otherwise = (
+        _registered_otherwise(set(decorated), registrars, parsed, trees) if decorated else set()
+    )
     registered = {k: (c, "a decorator") for k, c in decorated.items() if k not in otherwise}
     keys = {name: [] for name in registered}
 
@@ -861,11 +864,34 @@ def _registered(devices: list[ClassInfo]) -> dict[str, ClassInfo]:
     return {key: classes[0] for key, classes in found.items() if len(classes) == 1}
 
 
-def _registered_otherwise(keys: set[str], parsed: list[ParsedModule], trees: dict) -> set[str]:
+def _registrars(devices: list[ClassInfo]) -> set[str]:
+    """The last names of the functions whose decorator calls register device classes
+    (`register_pool` of `@register_pool("decode")`, `register` of `@POOLS.register(...)`)."""
+    found = set()
+    for device in devices:
+        for decorator in device.node.decorators:
+            call = decorator.decorator
+            if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)):
+                func = call.func
+                found.add(func.value if isinstance(func, cst.Name) else func.attr.value)
+    return found
+
+
+def _last_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _registered_otherwise(
+    keys: set[str], registrars: set[str], parsed: list[ParsedModule], trees: dict
+) -> set[str]:
     """The keys a class is also registered under at some module's top level by other means
-    than a class decorator (`register_pool("decode")(DecodeV2)`, `_POOLS["decode"] =
-    DecodeV2`): which class a lookup of them gives depends on the order modules run, so it
-    is not decided (one byte search of every file, then CPython's tree of those naming one)."""
+    than a class decorator: the registering function called there (`register_pool("decode")(
+    DecodeV2)`, `POOLS.register("decode", DecodeV2)`), or a class stored under the key
+    (`_POOLS["decode"] = DecodeV2`). Which class a lookup of them gives depends on the order
+    modules run, so it is not decided (one byte search of every file, then CPython's tree of
+    those naming one)."""
     needles = {key: (f'"{key}"'.encode(), f"'{key}'".encode()) for key in keys}
     found: set[str] = set()
     for module in parsed:
@@ -878,17 +904,18 @@ def _registered_otherwise(keys: set[str], parsed: list[ParsedModule], trees: dic
         named = {k for k, (one, two) in needles.items() if one in data or two in data}
         tree = file_tree(module, trees) if named - found else None
         for statement in tree.body if tree is not None else ():
+            places: list[ast.expr] = []
             if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-                places = [statement.value]
-            elif isinstance(statement, ast.Assign):
+                call = statement.value  # `register_pool("k")(Cls)` or `POOLS.register("k", C)`
+                inner = call.func if isinstance(call.func, ast.Call) else call
+                if _last_name(inner.func) in registrars:
+                    places = inner.args[:1]
+            elif isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Name):
                 places = [t.slice for t in statement.targets if isinstance(t, ast.Subscript)]
-            else:
-                continue
             found |= {
-                n.value
+                place.value
                 for place in places
-                for n in walk.nodes(place)
-                if isinstance(n, ast.Constant) and n.value in named
+                if isinstance(place, ast.Constant) and place.value in named
             }
     return found
 
