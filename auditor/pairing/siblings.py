@@ -42,7 +42,7 @@ from auditor.pairing.composed import (
 )
 from auditor.pairing.evidence import SIBLING, Evidence, Pair
 from auditor.pairing.factories import returned_values
-from auditor.pairing.sites import candidate_modules
+from auditor.pairing.sites import candidate_modules, module_bytes
 
 RUN_THROUGH = "run through "  # how: a classmethod building the class, run (composed.py)
 RETURNING = " returning cls(...)"  # how: a classmethod only returning `cls(...)`, read
@@ -895,12 +895,9 @@ def _registered_otherwise(
     needles = {key: (f'"{key}"'.encode(), f"'{key}'".encode()) for key in keys}
     found: set[str] = set()
     for module in parsed:
-        data = module.data
-        if data is None:  # parsed already: its bytes were dropped, read them again
-            try:
-                data = module.source.path.read_bytes()
-            except OSError:
-                continue
+        data = module_bytes(module)
+        if data is None:
+            continue
         named = {k for k, (one, two) in needles.items() if one in data or two in data}
         tree = file_tree(module, trees) if named - found else None
         for statement in tree.body if tree is not None else ():

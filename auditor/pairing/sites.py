@@ -171,17 +171,25 @@ def candidate_modules(
     needles = [name.encode() for name in names]
     found = []
     for module in parsed:
-        data = module.data
-        if data is None:  # parsed already: its bytes were dropped, read them again
-            try:
-                data = module.source.path.read_bytes()
-            except OSError:
-                continue
+        data = module_bytes(module)
+        if data is None:
+            continue
         if any(needle in data for needle in needles) and (keep is None or keep(module)):
             info = index.module_for(module)
             if info is not None:
                 found.append(info)
     return found
+
+
+def module_bytes(module: ParsedModule) -> bytes | None:
+    """A file's bytes, for a byte search: kept since discovery, or read again where parsing
+    dropped them (None if it cannot be read now)."""
+    if module.data is not None:
+        return module.data
+    try:
+        return module.source.path.read_bytes()
+    except OSError:
+        return None
 
 
 def _functions(module: ModuleInfo) -> Iterator[tuple[str, cst.FunctionDef, ClassInfo | None]]:
