@@ -116,13 +116,25 @@ def test_a_dtype_drifting_on_one_sibling_is_reported_with_both_figures(tmp_path,
         "return Sender(cfg) if send_device == 'a' else Receiver(cfg)",
         # built from different configurations
         "return Sender(cfg), Receiver(Split(heads=8))",
-        # `**` hides what each receives
-        "kw = {'cfg': cfg}\n        return Sender(**kw), Receiver(**kw)",
+        # `**` of a dict whose keys the code does not say hides what each receives
+        "kw = dict(getattr(cfg, 'pool_kwargs', {}))\n"
+        "        return Sender(cfg, **kw), Receiver(cfg, **kw)",
     ],
 )
 def test_pools_not_built_side_by_side_from_one_config_are_not_siblings(tmp_path, capsys, body):
     report = audit(tree(tmp_path, scale="cfg.dtype", body=body), capsys)
     assert report["findings"] == [] and report["summary"]["pairs"] == 0
+
+
+def test_a_kwargs_dict_of_the_function_is_read_by_its_keys(tmp_path, capsys):
+    """`kw = {'cfg': cfg}` then `Sender(**kw), Receiver(**kw)`: both built from one config,
+    as side by side (session 39: the keys the function puts in the dict are followed)."""
+    body = "kw = {'cfg': cfg}\n        return Sender(**kw), Receiver(**kw)"
+    report = audit(tree(tmp_path, scale="cfg.dtype", body=body), capsys)
+    assert [(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]] == [
+        ("LA001", "scales")
+    ]
+    assert "8 B/token/layer vs 16 B/token/layer" in report["findings"][0]["message"]
 
 
 def test_the_config_fields_take_their_defaults_not_numbers(tmp_path, capsys):
