@@ -90,6 +90,113 @@ def test_a_factory_field_is_a_new_object_each_time(tmp_path):
     assert evaluate(tmp_path, expression, FIELDS) == 0
 
 
+MORE_FIELDS = """
+    import dataclasses
+    import typing
+    from dataclasses import KW_ONLY, InitVar, dataclass, field
+
+
+    class KVClassVariant:
+        pass
+
+
+    @dataclass(kw_only=True)
+    class Keyed:
+        heads: int = 8
+        head_dim: int = 128
+
+
+    @dataclass
+    class Marked:
+        heads: int
+        _: KW_ONLY
+        head_dim: int = 128
+        tp: int = 1
+
+
+    @dataclass
+    class Base:
+        heads: int = 8
+        head_dim: int = 128
+
+
+    @dataclass
+    class Narrow(Base):
+        heads: int = 4  # declared again: keeps its first place
+        rope: int = 64
+
+
+    @dataclass
+    class Scaled:
+        width: int
+        scale: InitVar[int] = 2
+        total: int = field(init=False, default=0)
+
+        def __post_init__(self, scale):
+            self.total = self.width * scale
+
+
+    @dataclass
+    class Variant:
+        kind: KVClassVariant = None  # a name holding "ClassVar" is a field
+        rows: typing.ClassVar[int] = 3
+        width: int = 7
+
+
+    @dataclass
+    class Mixed(Keyed):
+        rope: int = dataclasses.field(default=64, kw_only=False)
+"""
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "Keyed(heads=4).heads",
+        "Keyed().head_dim",
+        "Marked(8).head_dim",
+        "Marked(8, head_dim=64).head_dim",
+        "Marked(8, tp=2).tp",
+        "Narrow(2).heads",  # the first place is still `heads`
+        "Narrow(2, 96).head_dim",
+        "Narrow(2, 96, 32).rope",
+        "Scaled(10).total",
+        "Scaled(10, 3).total",
+        "Scaled(10, scale=5).total",
+        "Variant(None, 9).width",  # `kind` takes the first place, not a class attribute
+        "Variant().rows",
+        "Mixed(32).rope",  # the class's kw_only=True is its own, a subclass's field says
+        "Mixed(32, heads=2).heads",
+    ],
+)
+def test_keyword_only_classes_markers_redefinitions_and_init_vars(tmp_path, expression):
+    """`@dataclass(kw_only=True)`, the `_: KW_ONLY` marker, a field declared again in a
+    subclass, `InitVar` (given to `__post_init__`, never set) and a type whose name holds
+    "ClassVar": the interpreter's value is Python's, for the same source run for real."""
+    scope: dict = {}
+    exec(compile(textwrap.dedent(MORE_FIELDS), "m", "exec", dont_inherit=True), scope)
+    assert evaluate(tmp_path, expression, MORE_FIELDS) == eval(expression, scope)
+
+
+def test_an_init_var_is_not_kept_on_the_object(tmp_path):
+    """An `InitVar` without a default is handed to `__post_init__` and not kept (one with a
+    default stays a class attribute), as Python has it."""
+    source = MORE_FIELDS + """
+    @dataclass
+    class Given:
+        width: int
+        scale: InitVar[int]
+        total: int = 0
+
+        def __post_init__(self, scale):
+            self.total = self.width * scale
+    """
+    scope: dict = {}
+    exec(compile(textwrap.dedent(source), "m", "exec", dont_inherit=True), scope)
+    for expression in ("hasattr(Given(3, 4), 'scale')", "Given(3, 4).total"):
+        assert evaluate(tmp_path, expression, source) == eval(expression, scope)
+
+
 HOST_FROM_FIELDS = {
     "pools.py": """
         from dataclasses import dataclass, field

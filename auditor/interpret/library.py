@@ -818,7 +818,7 @@ def replaced(old: Instance, changes: dict, ctx: CallContext, how: str) -> Any:
     `changes` in place, as `dataclasses.replace` and a NamedTuple's `_replace` build it. A
     field not given to the constructor (`field(init=False)`, `ClassVar`, `InitVar`), a field
     `old` lacks, or a change naming no field is not modelled."""
-    from auditor.interpret.records import declared_fields
+    from auditor.interpret.records import annotation_head, declared_fields, field_spec
 
     if old.incomplete is not None:
         return ctx.unknown(f"{how} of an object built in part", cause=old.incomplete)
@@ -827,9 +827,9 @@ def replaced(old: Instance, changes: dict, ctx: CallContext, how: str) -> Any:
         return ctx.unknown(f"{how} of {old.cls.name}, which has its own {own[0]}")
     fields = declared_fields(old.cls)
     for name, default, klass, annotation in fields:
-        code = klass.module.parsed.code  # (a base's field is written in its own module)
-        if (default is not None and "init=False" in code(default).replace(" ", "")) or any(
-            word in code(annotation) for word in ("ClassVar", "InitVar")
+        if not field_spec(default, klass).init or annotation_head(annotation) in (
+            "ClassVar",
+            "InitVar",
         ):
             return ctx.unknown(f"{how} of {old.cls.name}: field {name!r} is not an argument")
     names = [name for name, _, _, _ in fields]

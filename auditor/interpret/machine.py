@@ -551,8 +551,8 @@ class Interpreter(Namespaces, Statements, Operators):
             if is_unknown(result) and instance.incomplete is None:
                 instance.incomplete = result
         elif records.is_dataclass_of_tree(cls):
-            self.init_dataclass(instance, args, kwargs, location)
-            self.post_init(instance, location)
+            init_vars = self.init_dataclass(instance, args, kwargs, location)
+            self.post_init(instance, location, init_vars)
         elif records.is_record_struct(cls):
             self.init_dataclass(instance, args, kwargs, location)
             records.remember_field_sources(instance, arg_sources)
@@ -564,42 +564,52 @@ class Interpreter(Namespaces, Statements, Operators):
             )
         return instance
 
-    def post_init(self, instance: Instance, location: Location) -> None:
-        """Python calls a dataclass's `__post_init__` once its fields are set (what it sets or
-        changes is the object's, as `__init__`'s is)."""
+    def post_init(self, instance: Instance, location: Location, init_vars: list) -> None:
+        """Python calls a dataclass's `__post_init__` once its fields are set, with the
+        `InitVar` values (what it sets or changes is the object's, as `__init__`'s is)."""
         found = instance.cls.find_method("__post_init__")
         if found is None:
             return
         owner = next(k for k in instance.cls.mro() if k.methods.get(found.name) is found)
-        result = self.call_function(found, instance, [], {}, location, owner)
+        result = self.call_function(found, instance, init_vars, {}, location, owner)
         if is_unknown(result) and instance.incomplete is None:
             instance.incomplete = result
 
-    def init_dataclass(self, instance: Instance, args: list, kwargs: dict, location: Location):
+    def init_dataclass(
+        self, instance: Instance, args: list, kwargs: dict, location: Location
+    ) -> list:
         """The fields a dataclass's (or a record's) generated `__init__` sets, as Python sets
         them: positional arguments skip `kw_only` fields, `init=False` fields take only their
         default, `field(default=...)` and `field(default_factory=...)` give the default, a
-        `ClassVar` is no field."""
+        `ClassVar` is no field. Returns the `InitVar` values, for `__post_init__`."""
         args = list(args)
         point = self.point
-        for name, default, klass, annotation in records.declared_fields(instance.cls):
-            if records.is_class_var(annotation, klass):
-                continue
-            spec = records.field_spec(default, klass)
+        init_vars = []
+        for name, spec, klass, init_var in records.init_fields(instance.cls):
             path = f"{instance.cls.name}.{name}"
+            value = _NOT_GIVEN
             if spec.init and args and not spec.kw_only:
-                instance.attrs[name] = args.pop(0)
+                value = args.pop(0)
             elif spec.init and name in kwargs:
-                instance.attrs[name] = kwargs[name]
-            elif spec.init and point is not None and path in point.values:
+                value = kwargs[name]
+            elif spec.init and not init_var and point is not None and path in point.values:
                 # a field the config point gives (`KVCacheConfig.cache_dtype`, the stand-in a
                 # pool was built from): a config the code builds with its defaults is that one
-                instance.attrs[name] = point.read(path)
+                value = point.read(path)
             elif spec.default is not None:
-                instance.attrs[name] = self.eval(spec.default, self._class_scope(klass, name))
+                value = self.eval(spec.default, self._class_scope(klass, name))
             elif spec.factory is not None:  # (a lambda's body sees the module, not the class)
                 factory = self.eval(spec.factory, Frame(klass.module, locals_={}))
-                instance.attrs[name] = self.call(factory, [], {}, location)
+                value = self.call(factory, [], {}, location)
+            if init_var:
+                init_vars.append(
+                    value
+                    if value is not _NOT_GIVEN
+                    else Unknown(f"InitVar {name!r} of {instance.cls.name} not given", location)
+                )
+            elif value is not _NOT_GIVEN:
+                instance.attrs[name] = value
+        return init_vars
 
     def _class_scope(self, klass: ClassInfo, field_name: str) -> Frame:
         """Where a field's default is evaluated: the names the class body binds above the
@@ -634,6 +644,7 @@ def _bound_by(statement: cst.CSTNode) -> list[str]:
     return found
 
 
+_NOT_GIVEN = object()  # a dataclass field the call gives no value and that has no default
 _RAISED = re.compile(r"raises ([\w.]+)")
 
 

@@ -6,6 +6,7 @@ so where each field's value was written is remembered: that is where a finding p
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import libcst as cst
@@ -54,17 +55,94 @@ def dataclass_fields(cls: ClassInfo) -> list[tuple[str, cst.BaseExpression | Non
 def declared_fields(
     cls: ClassInfo,
 ) -> list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]]:
-    """`dataclass_fields`, each with its annotation (`ClassVar[int]`)."""
+    """`dataclass_fields`, each with its annotation (`ClassVar[int]`). A field a subclass
+    declares again keeps its first place (as `dataclasses` orders it); the `_: KW_ONLY`
+    marker is no field."""
     fields: list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]] = []
     for klass in reversed(cls.mro()):
-        for statement in klass.node.body.body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        name = small.target.value
-                        fields = [f for f in fields if f[0] != name]
-                        fields.append((name, small.value, klass, small.annotation.annotation))
+        for small in _annotated(klass):
+            if annotation_head(small.annotation.annotation) == "KW_ONLY":
+                continue
+            entry = (small.target.value, small.value, klass, small.annotation.annotation)
+            place = next((i for i, f in enumerate(fields) if f[0] == entry[0]), None)
+            if place is None:
+                fields.append(entry)
+            else:
+                fields[place] = entry
     return fields
+
+
+def _annotated(klass: ClassInfo) -> list[cst.AnnAssign]:
+    """The `name: T [= default]` statements of a class body, in order."""
+    return [
+        small
+        for statement in klass.node.body.body
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
+    ]
+
+
+def annotation_head(annotation: cst.BaseExpression) -> str:
+    """The last name of an annotation's outer type: `ClassVar` for `typing.ClassVar[int]`
+    and for `"ClassVar[int]"`, `KW_ONLY` for `dataclasses.KW_ONLY`."""
+    node = annotation
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value
+        found = re.match(r"\s*([\w.]+)", text if isinstance(text, str) else "")
+        return found.group(1).rsplit(".", 1)[-1] if found else ""
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return ""
+
+
+class InitField(NamedTuple):
+    """One parameter of a dataclass's generated `__init__`, or a `ClassVar`-free field."""
+
+    name: str
+    spec: FieldSpec
+    klass: ClassInfo  # the class declaring it (where its default is evaluated)
+    init_var: bool  # an `InitVar`: given to `__post_init__`, never an attribute
+
+
+def init_fields(cls: ClassInfo) -> list[InitField]:
+    """The fields the generated `__init__` of `cls` handles, in Python's order: `ClassVar`s
+    left out, `kw_only` as the field, the `_: KW_ONLY` marker above it or
+    `@dataclass(kw_only=True)` on its class says."""
+    fields: list[InitField] = []
+    for klass in reversed(cls.mro()):
+        keyword_only = _dataclass_keyword(klass, "kw_only")
+        for small in _annotated(klass):
+            head = annotation_head(small.annotation.annotation)
+            if head == "KW_ONLY":
+                keyword_only = True
+                continue
+            if head == "ClassVar":
+                continue
+            spec = field_spec(small.value, klass, keyword_only)
+            entry = InitField(small.target.value, spec, klass, head == "InitVar")
+            place = next((i for i, f in enumerate(fields) if f.name == entry.name), None)
+            if place is None:
+                fields.append(entry)
+            else:
+                fields[place] = entry
+    return fields
+
+
+def _dataclass_keyword(klass: ClassInfo, keyword: str) -> bool:
+    """Does the class's `@dataclass(...)` decorator say `keyword=True`?"""
+    code = klass.module.parsed.code
+    for decorator in klass.node.decorators:
+        call = decorator.decorator
+        if isinstance(call, cst.Call) and "dataclass" in code(call.func):
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value == keyword:
+                    return code(arg.value).strip() == "True"
+    return False
 
 
 class FieldSpec(NamedTuple):
@@ -76,11 +154,14 @@ class FieldSpec(NamedTuple):
     kw_only: bool  # taken by keyword only (skipped by positional arguments)
 
 
-def field_spec(default: cst.BaseExpression | None, klass: ClassInfo) -> FieldSpec:
+def field_spec(
+    default: cst.BaseExpression | None, klass: ClassInfo, keyword_only: bool = False
+) -> FieldSpec:
     """A field's declaration: its plain default, or what its `dataclasses.field(...)` says
-    (other keywords, such as `compare=` or `repr=`, do not change what is built)."""
+    (other keywords, such as `compare=` or `repr=`, do not change what is built);
+    `keyword_only` is what the class says of fields that do not say."""
     if not (isinstance(default, cst.Call) and _names_field(default.func, klass)):
-        return FieldSpec(default, None, True, False)
+        return FieldSpec(default, None, True, keyword_only)
     given = {a.keyword.value: a.value for a in default.args if a.keyword is not None}
     code = klass.module.parsed.code
 
@@ -92,7 +173,7 @@ def field_spec(default: cst.BaseExpression | None, klass: ClassInfo) -> FieldSpe
         given.get("default"),
         given.get("default_factory"),
         flag("init", True),
-        flag("kw_only", False),
+        flag("kw_only", keyword_only),
     )
 
 
@@ -107,11 +188,6 @@ def _names_field(func: cst.BaseExpression, klass: ClassInfo) -> bool:
         and func.attr.value == "field"
         and imports.get(func.value.value) == ("dataclasses", None)
     )
-
-
-def is_class_var(annotation: cst.BaseExpression, klass: ClassInfo) -> bool:
-    """A `ClassVar[...]` annotation: a class attribute, not a field."""
-    return "ClassVar" in klass.module.parsed.code(annotation)
 
 
 def is_dataclass_of_tree(cls: ClassInfo) -> bool:
