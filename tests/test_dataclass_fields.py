@@ -181,7 +181,9 @@ def test_keyword_only_classes_markers_redefinitions_and_init_vars(tmp_path, expr
 def test_an_init_var_is_not_kept_on_the_object(tmp_path):
     """An `InitVar` without a default is handed to `__post_init__` and not kept (one with a
     default stays a class attribute), as Python has it."""
-    source = MORE_FIELDS + """
+    source = (
+        MORE_FIELDS
+        + """
     @dataclass
     class Given:
         width: int
@@ -191,6 +193,7 @@ def test_an_init_var_is_not_kept_on_the_object(tmp_path):
         def __post_init__(self, scale):
             self.total = self.width * scale
     """
+    )
     scope: dict = {}
     exec(compile(textwrap.dedent(source), "m", "exec", dont_inherit=True), scope)
     for expression in ("hasattr(Given(3, 4), 'scale')", "Given(3, 4).total"):
