@@ -127,6 +127,9 @@ class Evaluation:
     # values tried beyond the matrix because no point of it was feasible and the code compares
     # the dimension with them (`assert page_size == 128`): {name: values}
     demanded: dict[str, tuple] = field(default_factory=dict)
+    # texts tried beyond a dtype name's default text (`kv_cache_dtype: str = "auto"`): the
+    # keys of the tables the code looks it up in and the texts it compares it with
+    accepted: dict[str, tuple] = field(default_factory=dict)
     # the platform the device pool runs on (`[platforms.<name>]`) and its dimensions, or None
     platform: tuple[str, tuple[str, ...]] | None = None
 
@@ -958,6 +961,7 @@ class PoolEvaluator:
         self.lookups = set()
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         demanded: dict[str, list[Any]] = {}
+        accepted: dict[str, list[Any]] = {}  # texts the code accepts (the text rounds below)
 
         def demand_rounds(points, varied, truncated):
             for _ in range(DEMAND_ROUNDS):  # values the code demands, when the matrix has none
@@ -993,7 +997,9 @@ class PoolEvaluator:
                     number = stand_in_sample(name, sampled)
                     sampled += 1
                     sample = dtypes if number is None else (StandInSample(number),)
-                    if number is None and name in self.fallbacks:  # a dtype's name, read
+                    if name in self.fallbacks and (
+                        number is None or "dtype" in name.rpartition(".")[2]
+                    ):  # a dtype's name, read
                         # as text (`hf.get("torch_dtype", "bfloat16")`): the code's default
                         # text, then the keys of the tables it is looked up in (below); a
                         # text not named a dtype is sampled as a number, which each literal
@@ -1028,7 +1034,7 @@ class PoolEvaluator:
                 break
             for name, values in extra.items():
                 dims[name] = replace(dims[name], values=dims[name].values + tuple(values))
-                demanded.setdefault(name, []).extend(values)
+                accepted.setdefault(name, []).extend(values)
             self.demands, self.lookups = set(), set()
             points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         # `explore` may re-key points when new dimensions appear; keep the last result per point
@@ -1053,6 +1059,7 @@ class PoolEvaluator:
             reads=frozenset(read & set(dims)),
             free=free,
             demanded={name: tuple(values) for name, values in demanded.items()},
+            accepted={name: tuple(values) for name, values in accepted.items()},
             platform=(platform[0], tuple(platform[1])) if platform is not None else None,
         )
 
@@ -1102,12 +1109,20 @@ DEMANDED_PER_DIMENSION = 4
 
 def demanded_text(evaluation: Evaluation) -> str:
     """`; page_size=128, layout=page_first: values the code demands ...` for a finding, or ""."""
-    if not evaluation.demanded:
-        return ""
-    shown = ", ".join(
-        f"{name}={'/'.join(str(v) for v in values)}" for name, values in evaluation.demanded.items()
-    )
-    return f"; {shown}: values the code demands (no point of the matrix is accepted)"
+    said = ""
+    if evaluation.demanded:
+        shown = ", ".join(
+            f"{name}={'/'.join(str(v) for v in values)}"
+            for name, values in evaluation.demanded.items()
+        )
+        said = f"; {shown}: values the code demands (no point of the matrix is accepted)"
+    if evaluation.accepted:
+        shown = ", ".join(
+            f"{name}={'/'.join(str(v) for v in values)}"
+            for name, values in evaluation.accepted.items()
+        )
+        said += f"; {shown}: beside the default text, the texts the code looks up or compares"
+    return said
 
 
 def demanded_values(dims: dict[str, Dimension], demands: set[tuple[str, Any]]) -> dict:
