@@ -275,6 +275,9 @@ class Facts:
     dtype_names: frozenset[str] = frozenset()  # module constants holding torch dtypes
     called: set[str] = field(default_factory=set)  # parameters called (classes, factories)
     allocated: set[str] = field(default_factory=set)  # `self.x` set to torch allocations
+    # `setattr(self, name, torch.empty(...))` with a name only the run knows (a loop over a
+    # plan's keys): storages named at run time, which syntax cannot list (siblings.py)
+    named_at_run: bool = False
     # `self.x` holding a flat byte region (or a part of one) that views may carve: storage
     # of the buffers carved from it, not a buffer of its own when they are (siblings.py)
     regions: set[str] = field(default_factory=set)
@@ -1164,6 +1167,25 @@ def _read_facts(
                 )
             ):
                 facts.allocated.add((_key(node.func.value) or "")[5:])
+            if (  # setattr(self, "k_data", torch.empty(...)), or a name the run gives
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "setattr"
+                and len(node.args) == 3
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id == "self"
+                and any(
+                    _is_allocation(n)
+                    or carved_view(n, flow)
+                    or (isinstance(n, ast.Name) and n.id in held)
+                    for n in _walk(node.args[2])
+                )
+            ):
+                name = node.args[1]
+                if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                    facts.allocated.add(name.value)
+                else:
+                    facts.named_at_run = True
     return facts
 
 

@@ -1059,6 +1059,10 @@ def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
     held_a, held_b = _allocated(book, a), _allocated(book, b)
     if held_a & held_b or len(held_a) == len(held_b) == 1:
         return True
+    for run, other in ((a, held_b), (b, held_a)):
+        if _named_at_run(book, run) and _quoted_near(book, run, other):
+            return True  # (`setattr(self, name, ...)` over a plan's keys, which say a name
+            # the other pool allocates: the run names them, and the run is compared)
     if buffer_roles.matching(sorted(held_a), sorted(held_b)) is not None:
         return True
     # one stacked `kv` beside `k_cache`, `v_cache`
@@ -1066,6 +1070,29 @@ def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
         len(one) == 1 and buffer_roles.kept_whole(next(iter(one)), sorted(other))
         for one, other in ((held_a, held_b), (held_b, held_a))
     )
+
+
+def _named_at_run(book: RoleBook, cls: ClassInfo) -> bool:
+    """Does the pool name some of its storages only at run time (`setattr(self, name, ...)`)?"""
+    facts = book.facts(cls)
+    return facts is not None and facts.named_at_run
+
+
+def _quoted_near(book: RoleBook, cls: ClassInfo, names: set[str]) -> bool:
+    """Is one of `names` written as a string in the class's module or a module of the tree it
+    imports from (the plan whose keys a `setattr` loop names storages by)?"""
+    modules = [cls.module]
+    for source, attr in cls.module.imports.values():
+        for name in (source, f"{source}.{attr}" if attr else source):
+            found = book.index.modules.get(name)
+            if found is not None and found not in modules:
+                modules.append(found)
+    quoted = {f"{q}{n}{q}".encode() for n in names for q in "'\""}
+    for module in modules:
+        data = module_bytes(module.parsed)
+        if data is not None and any(q in data for q in quoted):
+            return True
+    return False
 
 
 def _allocated(book: RoleBook, cls: ClassInfo) -> set[str]:
