@@ -117,4 +117,4 @@ def test_a_text_dtype_default_is_tried_at_every_key_of_its_table(
     assert {host / device} == {h / d for h, d in per_key.values() if h != d}
     message = report["findings"][0]["message"]
     assert "kv_cache_dtype in {fp8_e4m3, fp8_e5m2}" in message  # the keys it disagrees at
-    assert "the texts the code looks up or compares" in message
+    assert "texts the code compares it with or looks it up by" in message

@@ -979,6 +979,7 @@ class PoolEvaluator:
 
         points, varied, truncated = demand_rounds(points, varied, truncated)
         sampled = 0  # stand-ins' attributes given a value so far
+        numbers: set[str] = set()  # of those, the ones given a number
         texts: set[str] = set()  # of those, the ones given their fallback text
 
         def pending_rounds(points, varied, truncated):
@@ -1006,6 +1007,8 @@ class PoolEvaluator:
                         # it is compared with demands (`kv == "auto"` would hide "fp8")
                         sample = (self.fallbacks[name],)
                         texts.add(name)
+                    elif number is not None:  # a number standing in: the texts it is
+                        numbers.add(name)  # compared with are tried too (below)
                     dims[name] = Dimension(name, sample)
                 results.clear()
                 read.clear()
@@ -1023,18 +1026,28 @@ class PoolEvaluator:
             points, varied, truncated = pending_rounds(points, varied, truncated)
             if (sum(len(v) for v in demanded.values()), sampled) == before:
                 break
-        for _ in range(DEMAND_ROUNDS if texts else 0):
+        for _ in range(DEMAND_ROUNDS if texts or numbers else 0):
             # a key read with the code's own fallback text (`hf.get("kv_cache_dtype",
             # "auto")`) is sampled with it: a value the code accepts, not the only one. The
             # texts it is compared with and the keys of the tables it indexes are tried too,
-            # whether or not the fallback's points were feasible
-            asked = {(n, v) for n, v in self.demands | self.lookups if n in texts}
+            # whether or not the fallback's points were feasible; so are the texts a number
+            # standing in for a value is compared with (`kv_dtype in ("fp8", "fp8_e4m3")`)
+            asked = {
+                (n, v)
+                for n, v in self.demands | self.lookups
+                if n in texts or (n in numbers and type(v) is str)
+            }
             extra = demanded_values(dims, asked)
             if truncated or not extra:
                 break
             for name, values in extra.items():
-                dims[name] = replace(dims[name], values=dims[name].values + tuple(values))
+                kept = dims[name].values
+                if name in numbers:  # the number stood in for a text: the texts replace it
+                    kept = tuple(v for v in kept if type(v) is not StandInSample)
+                dims[name] = replace(dims[name], values=kept + tuple(values))
                 accepted.setdefault(name, []).extend(values)
+            results.clear()  # (points of a number replaced are no points; runs are kept)
+            read.clear()
             self.demands, self.lookups = set(), set()
             points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         # `explore` may re-key points when new dimensions appear; keep the last result per point
@@ -1121,7 +1134,7 @@ def demanded_text(evaluation: Evaluation) -> str:
             f"{name}={'/'.join(str(v) for v in values)}"
             for name, values in evaluation.accepted.items()
         )
-        said += f"; {shown}: beside the default text, the texts the code looks up or compares"
+        said += f"; {shown}: texts the code compares it with or looks it up by"
     return said
 
 

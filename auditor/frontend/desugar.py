@@ -5,7 +5,8 @@
 range(n)]`, `[self._alloc(c) for c in capacities]` and a local `def alloc(shape): return
 ...` do, `self.register_buffer("k", t)` (a torch module's buffer) sets `self.k = t`, and
 `zeros(shape)` of `zeros = functools.partial(torch.zeros, device=d)` is `torch.zeros(shape,
-device=d)`, and `torch.Size([n, page, heads, dim])` is the list it is given. Pool
+device=d)`, `torch.Size([n, page, heads, dim])` is the list it is given, and
+`getattr(cfg, "num_layers")` is `cfg.num_layers`. Pool
 recognition (behaviour.py) reads comprehensions, local functions and attributes; these
 rewrites let it read the other spellings as the same code, without a second set of rules. Only
 recognition reads the rewritten copies: the interpreter runs the code as written (`map`,
@@ -142,6 +143,9 @@ class _Desugared(ast.NodeTransformer):
             return ast.copy_location(call, node)
         if _sized(node):  # `torch.Size([pages, page, heads, dim])`: that shape
             return node.args[0]
+        read = _attribute_read(node)
+        if read is not None:  # `getattr(cfg, "num_hidden_layers")`: `cfg.num_hidden_layers`
+            return read
         mapped = _mapped(node)
         return mapped if mapped is not None else node
 
@@ -165,6 +169,24 @@ class _Desugared(ast.NodeTransformer):
             )
             return ast.copy_location(function, node)
         return node
+
+
+def _attribute_read(node: ast.Call) -> ast.Attribute | None:
+    """`getattr(obj, "name")` and `getattr(obj, "name", default)` of a named object as the
+    attribute it reads (`obj.name`: what the object's figure is, for recognition; the
+    interpreter runs the default where the object lacks it)."""
+    if not (
+        _dotted(node.func) == "getattr"
+        and len(node.args) in (2, 3)
+        and not node.keywords
+        and _dotted(node.args[0]) is not None
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+        and node.args[1].value.isidentifier()
+    ):
+        return None
+    read = ast.Attribute(node.args[0], node.args[1].value, ast.Load())
+    return ast.copy_location(read, node)
 
 
 def registered_buffer(node: ast.AST) -> ast.Assign | None:
@@ -223,11 +245,13 @@ def _has_sugar(function: ast.AST) -> bool:
             return True
         if isinstance(node, ast.Call) and _dotted(node.func) in _PARTIAL:
             return True
+        if isinstance(node, ast.Call) and _attribute_read(node) is not None:
+            return True
     return False
 
 
 def desugared(function: ast.AST) -> ast.AST:
-    """The function with `map` calls and lambdas bound to names rewritten (module docstring):
+    """The function with `map` calls, lambdas bound to names and the rest rewritten (module docstring):
     a copy where there are any, the function itself otherwise."""
     if not _has_sugar(function):
         return function

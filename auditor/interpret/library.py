@@ -423,6 +423,16 @@ def _to_tuple(args: list, kwargs: dict, ctx: CallContext):
     return ctx.unknown("tuple() of a value the interpreter does not model")
 
 
+def _wrapped_tensor(args: list, kwargs: dict, ctx: CallContext):
+    """`nn.Parameter(t, requires_grad=False)`, `nn.Buffer(t)`: `t` itself (the same storage)."""
+    data = args[0] if args else kwargs.get("data")
+    if data is None:
+        return ctx.unknown("a parameter made without its tensor (an empty one)")
+    if isinstance(data, Tensor) or is_unknown(data):
+        return data
+    return ctx.unknown(f"a parameter of a {type(data).__name__}, not of a tensor")
+
+
 def _to_list(args: list, kwargs: dict, ctx: CallContext):
     result = _to_tuple(args, kwargs, ctx)
     return result if is_unknown(result) else list(result)
@@ -904,6 +914,13 @@ FUNCTIONS: dict[str, Callable] = {
     "math.gcd": _numeric(math.gcd, "math.gcd"),
     "triton.cdiv": _cdiv,
     "torch.Size": _to_tuple,
+    # a module's parameters and their lists hold the tensors they are given (no copy): the
+    # bytes a pool keeps in `nn.ParameterList([nn.Parameter(torch.empty(...)), ...])`
+    "torch.nn.Parameter": _wrapped_tensor,
+    "torch.nn.parameter.Parameter": _wrapped_tensor,
+    "torch.nn.Buffer": _wrapped_tensor,
+    "torch.nn.ParameterList": _to_list,
+    "torch.nn.ParameterDict": _to_dict,
     "torch.device": _device,
     "torch.tensor": _tensor_from_data,
     "torch.finfo": _finfo("finfo"),

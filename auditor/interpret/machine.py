@@ -590,8 +590,10 @@ class Interpreter(Namespaces, Statements, Operators):
         them: positional arguments skip `kw_only` fields, `init=False` fields take only their
         default, `field(default=...)` and `field(default_factory=...)` give the default, a
         `ClassVar` is no field. Returns the `InitVar` values, for `__post_init__`."""
+        # a config built with its defaults alone (`KVCacheConfig()`) is the one the point
+        # stands for; a record built with arguments (`Layout(dim, dtype)`) keeps its defaults
+        point = self.point if not args and not kwargs else None
         args = list(args)
-        point = self.point
         init_vars = []
         for name, spec, klass, init_var in records.init_fields(instance.cls):
             path = f"{instance.cls.name}.{name}"

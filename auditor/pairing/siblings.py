@@ -127,8 +127,8 @@ def sibling_pairs(
                 if shared is not None and _reads_other(b, second, name_a, derived):
                     shared = None  # `Host(cfg, gpu.dtype)`: as the function computes it
                 inside = shared is not None and (
-                    _given_inside(book, b, second, a, first)
-                    or _given_inside(book, a, first, b, second)
+                    _given_inside(book, b, second, a, first, function)
+                    or _given_inside(book, a, first, b, second, function)
                 )
                 if shared is not None and (_passed_device_only(book, a, first, shared) or inside):
                     # the device is also given what the other is not (`tp_size=cfg.tp_size`),
@@ -1194,15 +1194,24 @@ def _passed_device_only(book: RoleBook, cls: ClassInfo, call: ast.Call, shared) 
 
 
 def _given_inside(
-    book: RoleBook, cls: ClassInfo, call: ast.Call, other: ClassInfo, other_call: ast.Call
+    book: RoleBook,
+    cls: ClassInfo,
+    call: ast.Call,
+    other: ClassInfo,
+    other_call: ast.Call,
+    function: ast.AST | None = None,
 ) -> bool:
     """Does `call` give, for a parameter sizing `cls` that `other` does not take, an object
     built in the call from a local the other call passes too (`OffloadConfig(n_cells=n,
     dtype=dtype)` beside `DeviceCache(..., dtype=dtype)`), or a field of an object the other
     call is given whole (`payload_dtype=quant.payload_dtype` beside `DeviceCache(...,
     quant=quant)`)? Measured on its own, the first would hold its class's defaults, and the
-    second be sampled apart from the field the other reads: not the value both are given."""
+    second be sampled apart from the field the other reads: not the value both are given. An
+    object built on a line of its own (`layout = Planner.plan(arch, dtype)`, then `Pool(arch,
+    layout)`, bound once in `function`) counts as built in the call."""
     bound = bound_nodes(call, cls)
+    if bound is not None and function is not None:
+        bound = {name: _built_once(function, node) for name, node in bound.items()}
     theirs = bound_nodes(other_call, other)
     if bound is None or theirs is None:
         return False
@@ -1226,6 +1235,40 @@ def _given_inside(
         )
         for name, node in bound.items()
     )
+
+
+def _built_once(function: ast.AST, node: ast.expr) -> ast.expr:
+    """The call a local name is bound to, when the function binds it once, to a call
+    (`layout = LayoutPlanner.plan(arch, kv_cache_dtype)`); else the node itself."""
+    if not isinstance(node, ast.Name):
+        return node
+    bound = [
+        n
+        for n in walk.nodes(function)
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With))
+        and any(
+            isinstance(t, ast.Name) and t.id == node.id
+            for target in _targets(n)
+            for t in ast.walk(target)
+        )
+    ]
+    if (
+        len(bound) == 1
+        and isinstance(bound[0], ast.Assign)
+        and isinstance(bound[0].value, ast.Call)
+    ):
+        return bound[0].value
+    return node
+
+
+def _targets(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For)):
+        return [node.target]
+    if isinstance(node, ast.With):
+        return [i.optional_vars for i in node.items if i.optional_vars is not None]
+    return []
 
 
 def _attribute_root(node: ast.AST) -> str | None:
