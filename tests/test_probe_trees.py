@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 40, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 46, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -192,6 +192,13 @@ BUGGY = {
     # a host given the quant config's dtypes field by field but not its group size, beside a
     # device given the config whole (the building function run, not sampled apart)
     "probe45/r08": {("LA001", "k_scale"), ("LA001", "v_scale")},
+    # (session 40, a thirtieth probe written unseen) a decode pool deriving its scale groups
+    # locally beside a prefill pool sized by a planner's NamedTuple layout; layers summed
+    # from two kinds, the KV dtype a text nothing gives (tried at the texts compared)
+    "probe46/r02": {("LA001", "kv_scale")},
+    # a device naming its buffers by `setattr` over a planner's keys beside a host keeping
+    # its scales in the fp8 storage dtype
+    "probe46/r05": {("LA001", "k_scale"), ("LA001", "v_scale")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -276,6 +283,11 @@ CORRECT = [
     # a layer-major transfer staging buffer built from its MLA cache's attributes, keeping
     # `latent_stage`, `rope_stage` for `latent_cache`, `rope_cache`
     "probe45/r06",
+    # an arena kept in a torch module's `nn.ParameterList`, counting layers with `getattr`,
+    # beside a swap mirror with flattened heads
+    "probe46/r06",
+    # a packed MLA record (fp8 latent, fp32 scales, bf16 rope) in a flat uint8 host arena
+    "probe46/r07",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -291,6 +303,9 @@ UNRESOLVED = {
     "probe41/r03": 1,  # `num_kv_heads // tp_size` of samples dividing by zero heads
     "probe41/r08": 1,
     "probe42/r08": 1,
+    # the page-first subclass the registry holds is built at no point (said), its rope width
+    # a parameter nothing gives that its figure depends on
+    "probe46/r07": 3,
 }
 
 
@@ -353,6 +368,7 @@ CHECKS = sorted(
         "probe43",
         "probe44",
         "probe45",
+        "probe46",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

@@ -1,0 +1,1 @@
+"""tidepool: hierarchical KV caching (GPU pool + pinned host mirror)."""

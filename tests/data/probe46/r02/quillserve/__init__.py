@@ -1,0 +1,1 @@
+"""quillserve: MLA serving with prefill/decode disaggregation."""

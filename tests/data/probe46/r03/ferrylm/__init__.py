@@ -1,0 +1,1 @@
+"""ferrylm: in-house serving engine, speculative decoding support."""

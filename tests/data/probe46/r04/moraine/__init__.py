@@ -1,0 +1,1 @@
+"""moraine: hybrid global/sliding-window KV cache with a host offload tier."""

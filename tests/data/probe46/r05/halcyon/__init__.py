@@ -1,0 +1,1 @@
+"""halcyon: KV memory management with a host-side hierarchical mirror."""

@@ -1,0 +1,1 @@
+"""cobaltkv: KV arena with a CPU mirror for preemption by swap-out."""

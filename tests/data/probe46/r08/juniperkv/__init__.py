@@ -1,0 +1,1 @@
+"""juniperkv: KV caches for an asymmetric-head model served with PD disaggregation."""
