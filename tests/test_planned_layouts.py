@@ -141,3 +141,35 @@ def test_a_planned_layout_and_a_derived_one_are_compared(
     if drifted:
         message = next(f["message"] for f in report["findings"])
         assert "kv_cache_dtype=fp8/fp8_e4m3: texts the code compares it with" in message
+
+
+def _roles_of(first: str, second: str):
+    import ast
+    import textwrap
+
+    from auditor.frontend.behaviour import (
+        constructor,
+        infer_roles,
+        methods_of,
+        params_of,
+        read_facts,
+    )
+
+    source = textwrap.dedent(f"""
+        class Store:
+            def __init__(self, num_tokens, {first}, {second}):
+                n = {first} + {second}
+                self.rows = [torch.zeros((num_tokens, 64)) for _ in range(n)]
+    """)
+    node = ast.parse(source).body[-1]
+    return infer_roles(read_facts(methods_of(node), params_of(constructor(node))))
+
+
+def test_a_tie_is_broken_only_between_counts_saying_layers():
+    """Counts looped over together pick one only where each says layers (a sum of two
+    kinds of layers); `range(gpu_id + nccl_port)` counts no layers (a worker, no pool:
+    SGLang 0.5.23's DFlashWorkerV2 was taken for one by a first version)."""
+    assert _roles_of("gpu_id", "nccl_port") is None
+    found = _roles_of("num_full_layers", "num_swa_layers")
+    assert found is not None and found.tokens == "num_tokens"
+    assert found.layers in ("num_full_layers", "num_swa_layers")

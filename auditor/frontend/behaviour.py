@@ -2570,8 +2570,8 @@ def _hinted_among_tied(votes: dict[str, int], hints: frozenset[str], facts: Fact
         return None
     top = max(votes.values())
     tied = sorted(n for n, v in votes.items() if v == top)
-    if top < 2 or len(tied) < 2:
-        return None
+    if top < 2 or len(tied) < 2 or not all(_LAYER_HINT.search(n.rpartition(".")[2]) for n in tied):
+        return None  # (each must say layers: `gpu_id` and `nccl_port` in one loop are none)
     ranges = [r for r in facts.shape_ranges if r & set(tied)]
     if not ranges or any(not set(tied) <= r for r in ranges):
         return None  # (apart: each list its own count, `num_layers` and `num_mtp_layers`)
