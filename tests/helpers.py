@@ -283,8 +283,6 @@ def finding_figures(report: dict) -> dict[str, tuple[int, int]]:
     found = {}
     for finding in report["findings"]:
         name, _, rest = finding["message"].partition(":")
-        numbers = re.findall(
-            r"(\d+) B/token/layer(?: \+ \d+ B/token)? vs (\d+) B/token/layer", rest
-        )
+        numbers = re.findall(r"(\d+) B/token/layer vs (\d+) B/token/layer", rest)
         found[name] = tuple(int(n) for n in numbers[0])
     return found

@@ -192,12 +192,9 @@ BUGGY = {
     # a host given the quant config's dtypes field by field but not its group size, beside a
     # device given the config whole (the building function run, not sampled apart)
     "probe45/r08": {("LA001", "k_scale"), ("LA001", "v_scale")},
-    # (session 40, a thirtieth probe written unseen) a decode pool deriving its scale groups
-    # locally beside a prefill pool sized by a planner's NamedTuple layout; layers summed
-    # from two kinds, the KV dtype a text nothing gives (tried at the texts compared)
-    "probe46/r02": {("LA001", "kv_scale")},
-    # a device naming its buffers by `setattr` over a planner's keys beside a host keeping
-    # its scales in the fp8 storage dtype
+    # (session 40, a thirtieth probe written unseen) a device naming its buffers by
+    # `setattr` over a planner's keys beside a host keeping its scales in the fp8 storage
+    # dtype
     "probe46/r05": {("LA001", "k_scale"), ("LA001", "v_scale")},
 }
 CORRECT = [

@@ -127,9 +127,6 @@ class Evaluation:
     # values tried beyond the matrix because no point of it was feasible and the code compares
     # the dimension with them (`assert page_size == 128`): {name: values}
     demanded: dict[str, tuple] = field(default_factory=dict)
-    # texts tried beyond a dtype name's default text (`kv_cache_dtype: str = "auto"`): the
-    # keys of the tables the code looks it up in and the texts it compares it with
-    accepted: dict[str, tuple] = field(default_factory=dict)
     # the platform the device pool runs on (`[platforms.<name>]`) and its dimensions, or None
     platform: tuple[str, tuple[str, ...]] | None = None
 
@@ -961,7 +958,6 @@ class PoolEvaluator:
         self.lookups = set()
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         demanded: dict[str, list[Any]] = {}
-        accepted: dict[str, list[Any]] = {}  # texts the code accepts (the text rounds below)
 
         def demand_rounds(points, varied, truncated):
             for _ in range(DEMAND_ROUNDS):  # values the code demands, when the matrix has none
@@ -979,7 +975,6 @@ class PoolEvaluator:
 
         points, varied, truncated = demand_rounds(points, varied, truncated)
         sampled = 0  # stand-ins' attributes given a value so far
-        numbers: set[str] = set()  # of those, the ones given a number
         texts: set[str] = set()  # of those, the ones given their fallback text
 
         def pending_rounds(points, varied, truncated):
@@ -998,17 +993,13 @@ class PoolEvaluator:
                     number = stand_in_sample(name, sampled)
                     sampled += 1
                     sample = dtypes if number is None else (StandInSample(number),)
-                    if name in self.fallbacks and (
-                        number is None or "dtype" in name.rpartition(".")[2]
-                    ):  # a dtype's name, read
+                    if number is None and name in self.fallbacks:  # a dtype's name, read
                         # as text (`hf.get("torch_dtype", "bfloat16")`): the code's default
                         # text, then the keys of the tables it is looked up in (below); a
                         # text not named a dtype is sampled as a number, which each literal
                         # it is compared with demands (`kv == "auto"` would hide "fp8")
                         sample = (self.fallbacks[name],)
                         texts.add(name)
-                    elif number is not None:  # a number standing in: the texts it is
-                        numbers.add(name)  # compared with are tried too (below)
                     dims[name] = Dimension(name, sample)
                 results.clear()
                 read.clear()
@@ -1026,28 +1017,18 @@ class PoolEvaluator:
             points, varied, truncated = pending_rounds(points, varied, truncated)
             if (sum(len(v) for v in demanded.values()), sampled) == before:
                 break
-        for _ in range(DEMAND_ROUNDS if texts or numbers else 0):
+        for _ in range(DEMAND_ROUNDS if texts else 0):
             # a key read with the code's own fallback text (`hf.get("kv_cache_dtype",
             # "auto")`) is sampled with it: a value the code accepts, not the only one. The
             # texts it is compared with and the keys of the tables it indexes are tried too,
-            # whether or not the fallback's points were feasible; so are the texts a number
-            # standing in for a value is compared with (`kv_dtype in ("fp8", "fp8_e4m3")`)
-            asked = {
-                (n, v)
-                for n, v in self.demands | self.lookups
-                if n in texts or (n in numbers and type(v) is str)
-            }
+            # whether or not the fallback's points were feasible
+            asked = {(n, v) for n, v in self.demands | self.lookups if n in texts}
             extra = demanded_values(dims, asked)
             if truncated or not extra:
                 break
             for name, values in extra.items():
-                kept = dims[name].values
-                if name in numbers:  # the number stood in for a text: the texts replace it
-                    kept = tuple(v for v in kept if type(v) is not StandInSample)
-                dims[name] = replace(dims[name], values=kept + tuple(values))
-                accepted.setdefault(name, []).extend(values)
-            results.clear()  # (points of a number replaced are no points; runs are kept)
-            read.clear()
+                dims[name] = replace(dims[name], values=dims[name].values + tuple(values))
+                demanded.setdefault(name, []).extend(values)
             self.demands, self.lookups = set(), set()
             points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         # `explore` may re-key points when new dimensions appear; keep the last result per point
@@ -1072,7 +1053,6 @@ class PoolEvaluator:
             reads=frozenset(read & set(dims)),
             free=free,
             demanded={name: tuple(values) for name, values in demanded.items()},
-            accepted={name: tuple(values) for name, values in accepted.items()},
             platform=(platform[0], tuple(platform[1])) if platform is not None else None,
         )
 
@@ -1122,20 +1102,12 @@ DEMANDED_PER_DIMENSION = 4
 
 def demanded_text(evaluation: Evaluation) -> str:
     """`; page_size=128, layout=page_first: values the code demands ...` for a finding, or ""."""
-    said = ""
-    if evaluation.demanded:
-        shown = ", ".join(
-            f"{name}={'/'.join(str(v) for v in values)}"
-            for name, values in evaluation.demanded.items()
-        )
-        said = f"; {shown}: values the code demands (no point of the matrix is accepted)"
-    if evaluation.accepted:
-        shown = ", ".join(
-            f"{name}={'/'.join(str(v) for v in values)}"
-            for name, values in evaluation.accepted.items()
-        )
-        said += f"; {shown}: texts the code compares it with or looks it up by"
-    return said
+    if not evaluation.demanded:
+        return ""
+    shown = ", ".join(
+        f"{name}={'/'.join(str(v) for v in values)}" for name, values in evaluation.demanded.items()
+    )
+    return f"; {shown}: values the code demands (no point of the matrix is accepted)"
 
 
 def demanded_values(dims: dict[str, Dimension], demands: set[tuple[str, Any]]) -> dict:

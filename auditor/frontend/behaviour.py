@@ -653,31 +653,9 @@ def _dividend(node: ast.AST, divisors: list | None = None) -> ast.Attribute | as
             if len(operands) != 1 or node.keywords:
                 return None
             node = operands[0]
-        elif _summed_layers(node):  # `arch.num_layers + arch.num_nextn_layers`: the first
-            node = node.left  # (a layer each adds holds what a layer of the other does)
-            while isinstance(node, ast.BinOp):
-                node = node.left
         else:
             return None
     return None
-
-
-def _summed_layers(node: ast.AST) -> bool:
-    """A sum of two or more attribute reads, each saying layers (`cfg.num_hidden_layers +
-    cfg.num_nextn_predict_layers`): one count of layers, of several kinds."""
-    terms: list[ast.AST] = []
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, ast.BinOp) and isinstance(item.op, ast.Add):
-            stack += [item.left, item.right]
-        else:
-            terms.append(item)
-    return (
-        len(terms) >= 2
-        and all(isinstance(t, ast.Attribute) for t in terms)
-        and all(_LAYER_HINT.search(t.attr) for t in terms)  # type: ignore[union-attr]
-    )
 
 
 def _read_off(node: ast.AST) -> ast.Attribute | None:
@@ -2034,11 +2012,8 @@ def _range_params(node: ast.AST, flow: _Flow, facts: Facts) -> set[str]:
                 facts.range_starts[next(iter(found))] = next(iter(start))
             else:
                 found |= flow.of(node.args[0])
-        computed = flow.computed.get(_key(stop) or "")
         stop = flow.path(stop)
         read = _read_off(stop)
-        if read is None and computed is not None and _summed_layers(computed):
-            read = stop = _count_read(computed)  # `n = a.num_layers + a.mtp_layers`
         if read is not None and flow.roots(read):
             found.add("@" + ast.unparse(stop))  # marks a count read off an object
             facts.range_roots |= flow.roots(read)
@@ -2555,28 +2530,8 @@ def infer_roles(
         del layer_votes[name]  # heads, experts, dims... count no layers either (`num_heads`)
     layers = _best(layer_votes, needed=2)
     if layers is None:
-        layers = _hinted_among_tied(layer_votes, layer_hints, facts)
-    if layers is None:
         return None
     return _tokens_along(facts, counts, layers, token_hints, layers in second_axis)
-
-
-def _hinted_among_tied(votes: dict[str, int], hints: frozenset[str], facts: Facts) -> str | None:
-    """Of counts tied at the top that every allocation ranges over together (`range(
-    arch.num_layers + arch.num_nextn_layers)`: both say layers), one: the one a hint names by
-    its own name (`num_layers`), else the first by name. It is the count varied, the others
-    held: bytes per layer are the same for each layer either adds."""
-    if not votes:
-        return None
-    top = max(votes.values())
-    tied = sorted(n for n, v in votes.items() if v == top)
-    if top < 2 or len(tied) < 2 or not all(_LAYER_HINT.search(n.rpartition(".")[2]) for n in tied):
-        return None  # (each must say layers: `gpu_id` and `nccl_port` in one loop are none)
-    ranges = [r for r in facts.shape_ranges if r & set(tied)]
-    if not ranges or any(not set(tied) <= r for r in ranges):
-        return None  # (apart: each list its own count, `num_layers` and `num_mtp_layers`)
-    hinted = [n for n in tied if n.rpartition(".")[2] in hints]
-    return hinted[0] if len(hinted) == 1 else tied[0]
 
 
 def _tokens_along(

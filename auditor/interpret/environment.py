@@ -47,25 +47,6 @@ def probe_answer(point: ConfigPoint, name: str) -> Any:
 CONFIG_READS = frozenset({"get", "getint", "getfloat", "getboolean"})
 
 
-_TEXT_METHODS = frozenset(
-    {
-        "startswith",
-        "endswith",
-        "lower",
-        "upper",
-        "split",
-        "strip",
-        "replace",
-        "removeprefix",
-        "removesuffix",
-        "casefold",
-        "partition",
-        "rpartition",
-        "isdigit",
-    }
-)
-
-
 def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, location) -> Any:
     """`get_parallel().attn_dcp_size`: the configured value, an object holding configured
     values (`get_exec().kernel`), or Unknown when the pack lists nothing there."""
@@ -87,9 +68,6 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
         return NOT_LISTED
     if name in CONFIG_READS and "()" not in obj.path:  # `cfg.get("k", d)`, `cp.getint(s, o)`
         return BoundBuiltin(obj, name)
-    if obj.loose and name in _TEXT_METHODS:  # `kv_dtype.startswith("fp8")`: a text, sampled
-        point.pending.add(obj.path)  # as one (the texts it is compared with, demanded)
-        return Unknown(f"{obj.path}.{name}(): {obj.path} is sampled next", location)
     if obj.given and "()" not in obj.path:  # composed.py: what a function run is given
         point.pending.add(dimension)  # an object or a value: sampled later if a value
         return RuntimeObject(dimension, given=True)

@@ -330,14 +330,6 @@ class Interpreter(Namespaces, Statements, Operators):
             value = self.force(namespace, name, location)
             if isinstance(value, FunctionInfo) and value.is_property():
                 return self.call_function(value, obj, [], {}, location, klass)
-            if isinstance(value, str) and "dtype" in name and self.point is not None:
-                # a dtype's name as text (`kv_cache_dtype: str = "auto"`): the default, then
-                # the texts the code compares it with and looks it up by (evaluate.py)
-                dimension = f"{obj.path}.{name}"
-                if dimension in self.point.values:
-                    return self.point.read(dimension)
-                self.point.pending.add(dimension)
-                self.point.fallbacks.setdefault(dimension, value)
             # (a dtype field's default, or a text field's: a mode, never a sampled number)
             return value if is_dtype(value) or isinstance(value, str) else ABSENT
         return ABSENT

@@ -214,9 +214,6 @@ class Operators:
             )
 
         if not (plain(left) and plain(right)):
-            for side in (left, right):
-                if isinstance(side, RuntimeObject) and side.loose:  # a value after all
-                    self.point.pending.add(side.path)  # (`kv_dtype in ("fp8", "int8")`)
             return Unknown(
                 f"comparison of {type(left).__name__} with {type(right).__name__} is not modelled",
                 location,

@@ -1059,8 +1059,8 @@ def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
     held_a, held_b = _allocated(book, a), _allocated(book, b)
     if held_a & held_b or len(held_a) == len(held_b) == 1:
         return True
-    for run, other in ((a, held_b), (b, held_a)):
-        if _named_at_run(book, run) and _quoted_near(book, run, other):
+    for run, other, cls in ((a, held_b, b), (b, held_a, a)):
+        if _named_at_run(book, run) and _quoted_near(book, run, other, cls.module):
             return True  # (`setattr(self, name, ...)` over a plan's keys, which say a name
             # the other pool allocates: the run names them, and the run is compared)
     if buffer_roles.matching(sorted(held_a), sorted(held_b)) is not None:
@@ -1078,21 +1078,44 @@ def _named_at_run(book: RoleBook, cls: ClassInfo) -> bool:
     return facts is not None and facts.named_at_run
 
 
-def _quoted_near(book: RoleBook, cls: ClassInfo, names: set[str]) -> bool:
+def _quoted_near(book: RoleBook, cls: ClassInfo, names: set[str], apart: ModuleInfo) -> bool:
     """Is one of `names` written as a string in the class's module or a module of the tree it
-    imports from (the plan whose keys a `setattr` loop names storages by)?"""
+    imports from (the plan whose keys a `setattr` loop names storages by), the other pool's
+    own module (`apart`) aside: its names are written there whatever the plan says?"""
     modules = [cls.module]
     for source, attr in cls.module.imports.values():
         for name in (source, f"{source}.{attr}" if attr else source):
-            found = book.index.modules.get(name)
+            found = book.index.find_module(name, cls.module)
             if found is not None and found not in modules:
                 modules.append(found)
     quoted = {f"{q}{n}{q}".encode() for n in names for q in "'\""}
     for module in modules:
+        if module is apart:
+            continue
         data = module_bytes(module.parsed)
-        if data is not None and any(q in data for q in quoted):
+        if data is None or not any(q in data for q in quoted):
+            continue  # (bytes first: most modules say none of them)
+        tree = cpython_tree(module, book.trees)
+        if tree is not None and names & _plan_texts(tree):
             return True
     return False
+
+
+def _plan_texts(tree: ast.Module) -> set[str]:
+    """The texts a module writes as a dict's keys or a list's, tuple's or set's items (a
+    plan's names), not in its docstrings or messages."""
+    found: set[str] = set()
+    for node in walk.nodes(tree):
+        if isinstance(node, ast.Dict):
+            items = [k for k in node.keys if k is not None]
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            items = node.elts
+        else:
+            continue
+        found |= {
+            i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)
+        }
+    return found
 
 
 def _allocated(book: RoleBook, cls: ClassInfo) -> set[str]:
