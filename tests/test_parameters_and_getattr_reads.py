@@ -5,9 +5,9 @@ probe46 r06).
   tensors it is given: the interpreter models `nn.Parameter`, `nn.Buffer`, `ParameterList`
   and `ParameterDict` as the tensors and containers they wrap, and the pre-filter reads an
   allocation given to a wrapper in a per-layer list (or a lambda) as per-layer allocation.
-- `getattr(cfg, "num_hidden_layers")` and `getattr(cfg, "num_key_value_heads", None)` read
-  the attribute they name: recognition reads them as `cfg.num_hidden_layers` (the
-  interpreter still runs the default where the object lacks the attribute).
+- `getattr(cfg, "num_hidden_layers")` reads the attribute it names: recognition reads it as
+  `cfg.num_hidden_layers` (not `getattr(cfg, "x", default)`, whose fallback decides where
+  the object's class never gives `x`: tests/test_sizes_and_dtype_names.py).
 Before, the arena was no pool and the pair was never made (exit 0, "no host pool found").
 Checked against the tensors the tree's own code builds on torch's meta device.
 """
@@ -31,7 +31,7 @@ def _tree(mirror_heads: str) -> dict[str, str]:
             class Arena(nn.Module):
                 def __init__(self, cfg, tp_size, num_tokens, device="cuda"):
                     super().__init__()
-                    heads = max(1, getattr(cfg, "num_key_value_heads", 8) // tp_size)
+                    heads = max(1, cfg.num_key_value_heads // tp_size)
                     n_layers = getattr(cfg, "num_hidden_layers")
                     mk = lambda: nn.Parameter(
                         torch.empty(num_tokens, heads, cfg.head_dim, dtype=torch.bfloat16,
@@ -45,7 +45,7 @@ def _tree(mirror_heads: str) -> dict[str, str]:
 
             class Mirror:
                 def __init__(self, cfg, tp_size, num_tokens, device="cpu"):
-                    total = getattr(cfg, "num_key_value_heads", None) or 8
+                    total = cfg.num_key_value_heads
                     heads = {mirror_heads}
                     self.keys = [
                         torch.empty((num_tokens, heads * cfg.head_dim), dtype=torch.bfloat16,

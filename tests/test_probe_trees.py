@@ -280,9 +280,6 @@ CORRECT = [
     # a layer-major transfer staging buffer built from its MLA cache's attributes, keeping
     # `latent_stage`, `rope_stage` for `latent_cache`, `rope_cache`
     "probe45/r06",
-    # an arena kept in a torch module's `nn.ParameterList`, counting layers with `getattr`,
-    # beside a swap mirror with flattened heads
-    "probe46/r06",
     # a packed MLA record (fp8 latent, fp32 scales, bf16 rope) in a flat uint8 host arena
     "probe46/r07",
 ]

@@ -6,7 +6,7 @@ range(n)]`, `[self._alloc(c) for c in capacities]` and a local `def alloc(shape)
 ...` do, `self.register_buffer("k", t)` (a torch module's buffer) sets `self.k = t`, and
 `zeros(shape)` of `zeros = functools.partial(torch.zeros, device=d)` is `torch.zeros(shape,
 device=d)`, `torch.Size([n, page, heads, dim])` is the list it is given, and
-`getattr(cfg, "num_layers")` is `cfg.num_layers`. Pool
+`getattr(cfg, "num_layers")` (no default) is `cfg.num_layers`. Pool
 recognition (behaviour.py) reads comprehensions, local functions and attributes; these
 rewrites let it read the other spellings as the same code, without a second set of rules. Only
 recognition reads the rewritten copies: the interpreter runs the code as written (`map`,
@@ -172,12 +172,12 @@ class _Desugared(ast.NodeTransformer):
 
 
 def _attribute_read(node: ast.Call) -> ast.Attribute | None:
-    """`getattr(obj, "name")` and `getattr(obj, "name", default)` of a named object as the
-    attribute it reads (`obj.name`: what the object's figure is, for recognition; the
-    interpreter runs the default where the object lacks it)."""
+    """`getattr(obj, "name")` of a named object as the attribute it reads (`obj.name`). Not
+    `getattr(obj, "name", default)`: there the code's own fallback decides where the
+    object's class never gives the attribute (closed_classes.py), not a sampled value."""
     if not (
         _dotted(node.func) == "getattr"
-        and len(node.args) in (2, 3)
+        and len(node.args) == 2
         and not node.keywords
         and _dotted(node.args[0]) is not None
         and isinstance(node.args[1], ast.Constant)
