@@ -251,3 +251,24 @@ def test_a_field_default_reaches_the_pools(tmp_path, capsys):
     report = audit_json(root, capsys)
     assert [f["code"] for f in report["findings"]] == ["LA001"], report["findings"]
     assert finding_figures(report) == {"k_buffer": (8 * 64 * 2, 8 * 128 * 2)}
+
+
+def test_an_init_var_not_given_is_unknown(tmp_path):
+    """An `InitVar` without a default that the call does not give is unknown to
+    `__post_init__` (Python raises a TypeError there), never a made-up value."""
+    source = (
+        MORE_FIELDS
+        + """
+    @dataclass
+    class Needs:
+        width: int
+        scale: InitVar[int]
+        total: int = 0
+
+        def __post_init__(self, scale):
+            self.total = self.width * scale
+    """
+    )
+    from helpers import assert_unknown
+
+    assert_unknown(evaluate(tmp_path, "Needs(3).total", source), "scale")

@@ -133,3 +133,14 @@ def test_module_parameters_are_the_tensors_they_wrap(tmp_path, expression, expec
 )
 def test_the_pre_filter_reads_wrapped_allocations(line):
     assert per_layer_bytes(b"class A:\n    def __init__(self, n, L):\n" + line + b"\n")
+
+
+@pytest.mark.parametrize(
+    "expression, words",
+    [("nn.Parameter(1.0)", ("not of a tensor",)), ("nn.Parameter()", ("without its tensor",))],
+)
+def test_a_parameter_of_no_tensor_is_unknown(tmp_path, expression, words):
+    """Unknown is not zero: a parameter of something else is said, not measured."""
+    from helpers import assert_unknown
+
+    assert_unknown(evaluate(tmp_path, expression, "import torch\nfrom torch import nn\n"), *words)
