@@ -146,6 +146,11 @@ MORE_FIELDS = """
     @dataclass
     class Mixed(Keyed):
         rope: int = dataclasses.field(default=64, kw_only=False)
+
+
+    @dataclass
+    class Pinned(Base):
+        heads: typing.ClassVar[int] = 2  # a class attribute now: no longer a parameter
 """
 
 
@@ -167,6 +172,8 @@ MORE_FIELDS = """
         "Variant().rows",
         "Mixed(32).rope",  # the class's kw_only=True is its own, a subclass's field says
         "Mixed(32, heads=2).heads",
+        "Pinned(64).head_dim",
+        "Pinned(64).heads",
     ],
 )
 def test_keyword_only_classes_markers_redefinitions_and_init_vars(tmp_path, expression):

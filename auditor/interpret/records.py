@@ -58,18 +58,27 @@ def declared_fields(
     """`dataclass_fields`, each with its annotation (`ClassVar[int]`). A field a subclass
     declares again keeps its first place (as `dataclasses` orders it); the `_: KW_ONLY`
     marker is no field."""
-    fields: list[tuple[str, cst.BaseExpression | None, ClassInfo, cst.BaseExpression]] = []
+    return [
+        (small.target.value, small.value, klass, small.annotation.annotation)
+        for klass, small, _ in _class_fields(cls)
+    ]
+
+
+def _class_fields(cls: ClassInfo) -> list[tuple[ClassInfo, cst.AnnAssign, bool]]:
+    """Every `name: T` of the classes of `cls`'s MRO, base first, as `dataclasses` collects
+    them: a field declared again keeps its first place and takes its last declaration (a dict
+    keeps a key's place when it is set again); the `_: KW_ONLY` marker is no field, and each
+    field carries whether it is taken by keyword only (the marker above it, or
+    `@dataclass(kw_only=True)` on its class)."""
+    fields: dict[str, tuple[ClassInfo, cst.AnnAssign, bool]] = {}
     for klass in reversed(cls.mro()):
+        keyword_only = _dataclass_keyword(klass, "kw_only")
         for small in _annotated(klass):
             if annotation_head(small.annotation.annotation) == "KW_ONLY":
+                keyword_only = True
                 continue
-            entry = (small.target.value, small.value, klass, small.annotation.annotation)
-            place = next((i for i, f in enumerate(fields) if f[0] == entry[0]), None)
-            if place is None:
-                fields.append(entry)
-            else:
-                fields[place] = entry
-    return fields
+            fields[small.target.value] = (klass, small, keyword_only)
+    return list(fields.values())
 
 
 def _annotated(klass: ClassInfo) -> list[cst.AnnAssign]:
@@ -113,23 +122,12 @@ def init_fields(cls: ClassInfo) -> list[InitField]:
     """The fields the generated `__init__` of `cls` handles, in Python's order: `ClassVar`s
     left out, `kw_only` as the field, the `_: KW_ONLY` marker above it or
     `@dataclass(kw_only=True)` on its class says."""
-    fields: list[InitField] = []
-    for klass in reversed(cls.mro()):
-        keyword_only = _dataclass_keyword(klass, "kw_only")
-        for small in _annotated(klass):
-            head = annotation_head(small.annotation.annotation)
-            if head == "KW_ONLY":
-                keyword_only = True
-                continue
-            if head == "ClassVar":
-                continue
+    fields = []
+    for klass, small, keyword_only in _class_fields(cls):
+        head = annotation_head(small.annotation.annotation)
+        if head != "ClassVar":
             spec = field_spec(small.value, klass, keyword_only)
-            entry = InitField(small.target.value, spec, klass, head == "InitVar")
-            place = next((i for i, f in enumerate(fields) if f.name == entry.name), None)
-            if place is None:
-                fields.append(entry)
-            else:
-                fields[place] = entry
+            fields.append(InitField(small.target.value, spec, klass, head == "InitVar"))
     return fields
 
 
