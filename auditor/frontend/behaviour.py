@@ -1485,13 +1485,21 @@ def _returned_allocation(function: ast.FunctionDef) -> ast.expr | None:
 def _first_of_shapes(function: ast.FunctionDef) -> ast.FunctionDef | None:
     """A copy of a method whose body is locals, then `if`s returning tuples and a last
     tuple returned, all of one length (a layout choosing the order of the same dimensions),
-    reduced to its first return with the locals before it written out; else None."""
+    reduced to its first return with the locals before it written out; or of lengths that
+    differ but all led by one dimension (`if name.endswith("_scale"): return (self.capacity,
+    self.heads)`, `return (self.capacity, self.heads, self.head_dim)`: a buffer's and its
+    scales'), reduced to the first of the longest; else None."""
     returns = [n for n in _walk(function) if isinstance(n, ast.Return)]
     tuples = [r.value for r in returns if isinstance(r.value, (ast.Tuple, ast.List))]
     if len(returns) < 2 or len(tuples) != len(returns):
         return None
-    if len({len(t.elts) for t in tuples}) != 1:  # type: ignore[attr-defined]
-        return None
+    lengths = [len(t.elts) for t in tuples]  # type: ignore[attr-defined]
+    chosen = 0
+    if len(set(lengths)) != 1:
+        leads = {ast.dump(t.elts[0]) if t.elts else "" for t in tuples}  # type: ignore[attr-defined]
+        if len(leads) != 1 or "" in leads:
+            return None
+        chosen = lengths.index(max(lengths))
     body = [
         s
         for s in function.body
@@ -1501,9 +1509,9 @@ def _first_of_shapes(function: ast.FunctionDef) -> ast.FunctionDef | None:
     given = _given_locals(body[:before]) if before is not None else None
     if given is None:
         return None
-    value = _Substitute(given).visit(_copy_tree(tuples[0]))
+    value = _Substitute(given).visit(_copy_tree(tuples[chosen]))
     copied = _copy_tree(function)
-    copied.body = [ast.copy_location(ast.Return(value=value), returns[0])]
+    copied.body = [ast.copy_location(ast.Return(value=value), returns[chosen])]
     return copied
 
 
@@ -1923,6 +1931,13 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         _note_demanded_text(node.test, flow, facts)
     if isinstance(node, ast.IfExp):
         _note_flag(node.test, [ast.Expr(node.body)], [ast.Expr(node.orelse)], flow, facts)
+    if isinstance(node, ast.Return) and node.value is not None:
+        # `return NAMES + (SCALES if self.scaled else ())`: chosen and returned, as the `if`
+        # returning in each branch is
+        for part in _walk(node.value):
+            if isinstance(part, ast.IfExp):
+                arms = [ast.Return(value=part.body)], [ast.Return(value=part.orelse)]
+                _note_flag(part.test, *arms, flow, facts)
     if isinstance(node, ast.Assign) and isinstance(node.value, ast.IfExp):
         # `kv_dtype = torch.uint8 if cfg.quant_policy == 8 else model.dtype`: as the `if`
         # setting what an allocation reads that it is
@@ -2947,7 +2962,7 @@ def allocating_base(node: ast.ClassDef) -> bool:
                     [loop.iter] if isinstance(loop, ast.For) else [g.iter for g in loop.generators]
                 )
                 ranged = any(isinstance(i, ast.Call) and _dotted(i.func) == "range" for i in iters)
-                if ranged and allocates(loop):
+                if ranged and (allocates(loop) or any(map(_own_allocator_call, _walk(loop)))):
                     return True
         for call in _walk(function):
             if _is_allocation(call) and call.args:  # type: ignore[union-attr]
@@ -2957,6 +2972,16 @@ def allocating_base(node: ast.ClassDef) -> bool:
                 if len(dims) >= 2 and _LAYER_HINT.search(name):
                     return True
     return False
+
+
+_OWN_ALLOCATOR = re.compile(r"(?i)alloc|empty|zeros")
+
+
+def _own_allocator_call(node: ast.AST) -> bool:
+    """`self._empty(shape, dtype)`: a call of a method of the class (maybe its base's, in
+    another file) whose name says it allocates, as PER_LAYER_BYTES reads `.append(self._alloc(`."""
+    own = _own_call(node)
+    return own is not None and _OWN_ALLOCATOR.search(own) is not None
 
 
 # names an annotation holds that are never a pool class of the audited tree

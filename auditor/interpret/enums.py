@@ -13,7 +13,7 @@ import libcst as cst
 
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.control import Infeasible
-from auditor.interpret.values import Instance, Unknown, is_unknown
+from auditor.interpret.values import Instance, RuntimeObject, Unknown, is_unknown
 
 _ENUM_BASES = ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag")
 _MIXINS = ("builtins.str", "builtins.int", "str", "int", "IntEnum", "StrEnum", "IntFlag")
@@ -78,6 +78,12 @@ def lookup(interpreter, cls: ClassInfo, args: list, location) -> Any:
         return wanted
     if is_member(wanted) and wanted.cls is cls:
         return wanted
+    if isinstance(wanted, RuntimeObject) and wanted.loose:  # a value after all (a parameter
+        # nothing gives, `KVFormat(kv_format)`): sampled next round, its members' values then
+        # demanded (below), as for a loose value in arithmetic (operators.py)
+        interpreter.point.pending.add(wanted.path)
+        return Unknown(f"{cls.name}({wanted.path}): {wanted.path} has no value yet", location)
+    values = []
     for name in member_names(cls):
         member = interpreter.class_attribute(cls, name, location, receiver=None)
         if not is_member(member):
@@ -88,5 +94,8 @@ def lookup(interpreter, cls: ClassInfo, args: list, location) -> Any:
             return Unknown(text, location, cause=value)
         if type(value) is type(wanted) and value == wanted:
             return member
+        values.append(value)
+    for value in values:  # the values the code accepts here, as `x in (...)` says them
+        interpreter.point.compared_with_literal(wanted, value)
     # as Python does (`ValueError`): decided by the value, so the point is refused
     raise Infeasible(f"{wanted!r} is not a value of {cls.name} (ValueError)", location)
