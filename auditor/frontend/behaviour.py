@@ -1096,9 +1096,9 @@ def read_facts(
     """The facts of a class from its methods (`functions`) and constructor parameters;
     `dtype_names`: module constants holding torch dtypes (dtype_constants)."""
     by_name = {p.name: p for p in params}
-    functions = local_allocators(keys_as_attributes(functions))
-    _WALKS.append({})
+    _WALKS.append({})  # (the rewrites below walk each function too: one walk each)
     try:
+        functions = local_allocators(keys_as_attributes(functions))
         return _read_facts(functions, by_name, dtype_names)
     finally:
         _WALKS.pop()
