@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 46, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 47, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -196,6 +196,13 @@ BUGGY = {
     # `setattr` over a planner's keys beside a host keeping its scales in the fp8 storage
     # dtype
     "probe46/r05": {("LA001", "k_scale"), ("LA001", "v_scale")},
+    # (session 41, a thirty-first probe written unseen) a host naming its storages by
+    # `setattr` over its base's names, as its device does, its scales in the fp8 storage dtype,
+    # the format an enum the building function makes from a text nobody gives
+    "probe47/r05": {("LA001", "k_scale"), ("LA001", "v_scale")},
+    # a decode peer built by a helper that returns it, its layout chosen without the attention
+    # backend the prefill pool's layout was chosen with
+    "probe47/r07": {("LA001", "kv_buffer")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),
@@ -282,6 +289,11 @@ CORRECT = [
     "probe45/r06",
     # a packed MLA record (fp8 latent, fp32 scales, bf16 rope) in a flat uint8 host arena
     "probe46/r07",
+    # a host arena of uint8 viewed as its device's dtype, sized by a ratio of its device's
+    "probe47/r01",
+    # an MLA host of one layer-first tensor whose rows a byte budget buys, rounded to its
+    # device's pages and kept as `capacity_tokens`
+    "probe47/r03",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -300,6 +312,9 @@ UNRESOLVED = {
     # the page-first subclass the registry holds is built at no point (said), its rope width
     # a parameter nothing gives that its figure depends on
     "probe46/r07": 3,
+    # the text the format enum is made from, sampled first as a number: refused at that
+    # sample (said), then tried at the enum's values
+    "probe47/r05": 1,
 }
 
 
@@ -363,6 +378,7 @@ CHECKS = sorted(
         "probe44",
         "probe45",
         "probe46",
+        "probe47",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

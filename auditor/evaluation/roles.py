@@ -884,7 +884,9 @@ class RoleBook:
             return None
         hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
         roles = infer_roles(facts, *hints, layers_from=params[0])
-        return roles if roles is not None and roles.tokens is not None else None
+        if roles is None or (roles.tokens is None and not roles.budget):
+            return None
+        return roles  # (a count it keeps of what a byte budget buys: measured per row held)
 
     def add_host(self, cls: ClassInfo, role: HostRole) -> None:
         """A class seen to mirror a device pool: its roles are a host's from now on."""

@@ -2549,6 +2549,14 @@ def infer_roles(
     return _tokens_along(facts, counts, layers, token_hints, layers in second_axis)
 
 
+def _says_tokens(attribute: str) -> bool:
+    """Does a kept count's name say it counts tokens (`capacity_tokens`, `num_tokens`), not
+    the tokens of one page (`page_tokens`)?"""
+    return attribute.endswith(("tokens", "token")) and not attribute.startswith(
+        ("page", "block", "chunk")
+    )
+
+
 def _tokens_along(
     facts: Facts,
     counts: set[str],
@@ -2636,9 +2644,15 @@ def _tokens_along(
             evidence = f"tokens along self.{attribute}"
             kept = None  # pages of a size it keeps (`self.page_size = gpu.page_size`); a
             # budget's rows are measured as held (measure.py), whatever they are
-            if budgets and block_candidates - {attribute} and not ROWS_OF_BLOCKS.search(attribute):
+            if (
+                budgets
+                and block_candidates - {attribute}
+                and not ROWS_OF_BLOCKS.search(attribute)
+                and not _says_tokens(attribute)
+            ):
                 # rows of several tokens each (a `chunk_page_size` dimension) under a name that
-                # does not say so (`capacity`): how many tokens a row holds is not said
+                # does not say so (`capacity`): how many tokens a row holds is not said; one
+                # saying tokens (`capacity_tokens`, rounded to whole pages) counts them
                 return None
             paged = _COUNTS_BLOCKS.search(attribute) and not _BLOCK_HINT.search(attribute)
             if paged and not budgets and not any(names_a_budget(p) for p in facts.params):

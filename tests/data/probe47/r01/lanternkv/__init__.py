@@ -1,0 +1,1 @@
+"""lanternkv: token-level KV cache with a host-memory tier for hierarchical caching."""

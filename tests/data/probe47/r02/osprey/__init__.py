@@ -1,0 +1,1 @@
+"""osprey: prefill/decode disaggregated serving runtime."""

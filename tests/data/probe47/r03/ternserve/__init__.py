@@ -1,0 +1,1 @@
+"""ternserve: MLA-aware serving engine with hierarchical KV caching."""

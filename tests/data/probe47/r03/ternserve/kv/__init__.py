@@ -1,0 +1,1 @@
+"""KV pool implementations."""

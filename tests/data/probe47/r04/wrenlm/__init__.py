@@ -1,0 +1,1 @@
+"""wrenlm: inference server with interleaved sliding-window / global attention support."""

@@ -1,0 +1,1 @@
+"""CPU offload tier for evicted KV pages."""

@@ -1,0 +1,1 @@
+"""kestrel: LLM server with quantized KV cache and host-side cache mirroring."""

@@ -1,0 +1,1 @@
+"""plover: block-paged inference engine with CPU swap space."""

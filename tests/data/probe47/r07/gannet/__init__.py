@@ -1,0 +1,1 @@
+"""gannet: disaggregated MLA serving (prefill and decode instances)."""

@@ -1,0 +1,1 @@
+"""Latent KV pools for the prefill and decode instances."""

@@ -1,0 +1,1 @@
+"""heronkv: KV cache manager for models mixing sliding-window and full attention."""

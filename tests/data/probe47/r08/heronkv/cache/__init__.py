@@ -1,0 +1,1 @@
+"""Device and host pools."""
