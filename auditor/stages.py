@@ -12,7 +12,7 @@ from auditor.checks.findings import Finding
 from auditor.checks.suppressions import SuppressionIndex, scan
 from auditor.coverage import measure_coverage
 from auditor.engines.base import StageInput, StageOutcome
-from auditor.evaluation.evaluate import Evaluation, PoolEvaluator
+from auditor.evaluation.evaluate import DEMANDED_PER_DIMENSION, Evaluation, PoolEvaluator
 from auditor.frontend.parse import FileError, LateParseError, ParsedModule
 from auditor.frontend.project import Project
 from auditor.incremental.results import ResultStore
@@ -208,6 +208,14 @@ def _collect_unresolved(evaluation: Evaluation, into: dict[tuple, Unresolved]) -
         reason = (
             f"config point limit reached: {len(evaluation.points)} points evaluated, "
             "the rest of the matrix was not"
+        )
+        into.setdefault(
+            (pair, reason), Unresolved(pair, Unknown(reason, evaluation.device.location))
+        )
+    for name, values in evaluation.untried.items():  # (a closed set, `Format(kind)`'s members)
+        reason = (
+            f"values the code demands, not tried (at most {DEMANDED_PER_DIMENSION} a "
+            f"dimension): {name}={'/'.join(str(v) for v in values)}"
         )
         into.setdefault(
             (pair, reason), Unresolved(pair, Unknown(reason, evaluation.device.location))

@@ -200,9 +200,6 @@ BUGGY = {
     # `setattr` over its base's names, as its device does, its scales in the fp8 storage dtype,
     # the format an enum the building function makes from a text nobody gives
     "probe47/r05": {("LA001", "k_scale"), ("LA001", "v_scale")},
-    # a decode peer built by a helper that returns it, its layout chosen without the attention
-    # backend the prefill pool's layout was chosen with
-    "probe47/r07": {("LA001", "kv_buffer")},
 }
 CORRECT = [
     *(f"probe15/{n}" for n in ["p01", "p02f", "p03f", "p05", "p06f", "p08", "p10", "p12"]),

@@ -127,6 +127,8 @@ class Evaluation:
     # values tried beyond the matrix because no point of it was feasible and the code compares
     # the dimension with them (`assert page_size == 128`): {name: values}
     demanded: dict[str, tuple] = field(default_factory=dict)
+    # values the code demands that were not tried: over DEMANDED_PER_DIMENSION ({name: values})
+    untried: dict[str, tuple] = field(default_factory=dict)
     # the platform the device pool runs on (`[platforms.<name>]`) and its dimensions, or None
     platform: tuple[str, tuple[str, ...]] | None = None
 
@@ -958,12 +960,13 @@ class PoolEvaluator:
         self.lookups = set()
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         demanded: dict[str, list[Any]] = {}
+        over: dict[str, list[Any]] = {}  # demanded beyond DEMANDED_PER_DIMENSION
 
         def demand_rounds(points, varied, truncated):
             for _ in range(DEMAND_ROUNDS):  # values the code demands, when the matrix has none
                 if truncated or any(r.infeasible is None and r.failure is None for r in results):
                     break
-                extra = demanded_values(dims, self.demands)
+                extra = demanded_values(dims, self.demands, over)
                 if not extra:
                     break
                 for name, values in extra.items():
@@ -1023,7 +1026,7 @@ class PoolEvaluator:
             # texts it is compared with and the keys of the tables it indexes are tried too,
             # whether or not the fallback's points were feasible
             asked = {(n, v) for n, v in self.demands | self.lookups if n in texts}
-            extra = demanded_values(dims, asked)
+            extra = demanded_values(dims, asked, over)
             if truncated or not extra:
                 break
             for name, values in extra.items():
@@ -1053,6 +1056,11 @@ class PoolEvaluator:
             reads=frozenset(read & set(dims)),
             free=free,
             demanded={name: tuple(values) for name, values in demanded.items()},
+            untried={
+                name: tuple(left)
+                for name, values in over.items()
+                if (left := [v for v in values if v not in dims[name].values])
+            },
             platform=(platform[0], tuple(platform[1])) if platform is not None else None,
         )
 
@@ -1110,9 +1118,14 @@ def demanded_text(evaluation: Evaluation) -> str:
     return f"; {shown}: values the code demands (no point of the matrix is accepted)"
 
 
-def demanded_values(dims: dict[str, Dimension], demands: set[tuple[str, Any]]) -> dict:
+def demanded_values(
+    dims: dict[str, Dimension],
+    demands: set[tuple[str, Any]],
+    over: dict[str, list[Any]] | None = None,
+) -> dict:
     """The literals the code compared a dimension's value with, not yet among its values (of
-    its type; a free parameter's samples are left alone): `{name: [values]}`, a few each."""
+    its type; a free parameter's samples are left alone): `{name: [values]}`, a few each;
+    `over` gets those left out by that limit (said, never silently dropped)."""
     extra: dict[str, list[Any]] = {}
     for name, literal in sorted(demands, key=lambda d: (d[0], repr(d[1]))):
         dim = dims.get(name)
@@ -1123,6 +1136,8 @@ def demanded_values(dims: dict[str, Dimension], demands: set[tuple[str, Any]]) -
         values = extra.setdefault(name, [])
         if len(values) < DEMANDED_PER_DIMENSION:
             values.append(literal)
+        elif over is not None and literal not in over.setdefault(name, []):
+            over[name].append(literal)
     return extra
 
 

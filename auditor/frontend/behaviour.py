@@ -1933,9 +1933,11 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
         _note_flag(node.test, [ast.Expr(node.body)], [ast.Expr(node.orelse)], flow, facts)
     if isinstance(node, ast.Return) and node.value is not None:
         # `return NAMES + (SCALES if self.scaled else ())`: chosen and returned, as the `if`
-        # returning in each branch is
+        # returning in each branch is, where it chooses between sequences
         for part in _walk(node.value):
-            if isinstance(part, ast.IfExp):
+            if isinstance(part, ast.IfExp) and all(
+                isinstance(arm, (ast.Tuple, ast.List)) for arm in (part.body, part.orelse)
+            ):  # (a plan's names or a shape; `"on" if self.verbose else "off"` is none)
                 arms = [ast.Return(value=part.body)], [ast.Return(value=part.orelse)]
                 _note_flag(part.test, *arms, flow, facts)
     if isinstance(node, ast.Assign) and isinstance(node.value, ast.IfExp):
@@ -2975,8 +2977,14 @@ def allocating_base(node: ast.ClassDef) -> bool:
                 iters = (
                     [loop.iter] if isinstance(loop, ast.For) else [g.iter for g in loop.generators]
                 )
-                ranged = any(isinstance(i, ast.Call) and _dotted(i.func) == "range" for i in iters)
-                if ranged and (allocates(loop) or any(map(_own_allocator_call, _walk(loop)))):
+                ranged = [
+                    i for i in iters if isinstance(i, ast.Call) and _dotted(i.func) == "range"
+                ]
+                if ranged and allocates(loop):
+                    return True
+                # (its own allocator method's, over a range saying layers: `[self._empty(
+                # shape) for _ in range(self.depth)]`; `range(self.num_wrappers)` is none)
+                if any(map(_over_layers, ranged)) and any(map(_own_allocator_call, _walk(loop))):
                     return True
         for call in _walk(function):
             if _is_allocation(call) and call.args:  # type: ignore[union-attr]
@@ -2989,6 +2997,12 @@ def allocating_base(node: ast.ClassDef) -> bool:
 
 
 _OWN_ALLOCATOR = re.compile(r"(?i)alloc|empty|zeros")
+
+
+def _over_layers(call: ast.Call) -> bool:
+    """`range(self.depth)`, `range(cfg.num_layers)`: a range whose last argument says layers."""
+    key = _key(call.args[-1]) if call.args else None
+    return key is not None and _LAYER_HINT.search(key.rpartition(".")[2]) is not None
 
 
 def _own_allocator_call(node: ast.AST) -> bool:

@@ -265,7 +265,7 @@ def composed_site(
     other: tuple[ClassInfo, ast.Call],
     roots: frozenset[str],
     objects: tuple[dict[str, str], dict[str, str]] = ({}, {}),
-    through: tuple[bool | cst.Call, bool | cst.Call] = (False, False),
+    through: tuple[bool, bool] = (False, False),
 ) -> ConstructionSite | None:
     """The site of `other`'s call, run through the module-level function holding both calls,
     the device built at its own call there (`device`: class, call, the name its result is
@@ -294,8 +294,7 @@ def composed_site(
     if len(visitor.found) != 2:
         return None
     # `through`: a call of a classmethod returning `cls(...)` (`Mirror.mirror_of(pool,
-    # ratio)`), or of a function of the tree returning its pool's call (given): the run
-    # reaches that call through it, and it is reported here
+    # ratio)`): the run reaches that call through it, and it is reported here
     calls_made = []
     for call, cls, through_it in (
         (device_call, device_cls, through[0]),
@@ -303,9 +302,7 @@ def composed_site(
     ):
         outer = visitor.found[(call.lineno, call.col_offset + 1)]
         inner = None
-        if isinstance(through_it, cst.Call):  # the call a function of the tree returns
-            inner = through_it
-        elif through_it:
+        if through_it:
             if not isinstance(outer.func, cst.Attribute):
                 return None
             inner = classmethod_call(cls, outer.func.attr.value)

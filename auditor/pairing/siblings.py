@@ -81,19 +81,17 @@ def sibling_pairs(
     registered = {k: (c, "a decorator") for k, c in decorated.items() if k not in otherwise}
     keys = {name: [] for name in registered}
 
-    builders = _builders(parsed, by_name, trees)
-
     def builds_two(module: ParsedModule) -> bool:
         tree = file_tree(module, trees)
         if tree is None:
             return False
-        found = {**by_name, **keys, **builders}
+        found = {**by_name, **keys}
         if _may_build_two(tree, found):
             return True
         own = _dict_keys(tree, by_name)  # (a module-level dict of them)
         return bool(own) and _may_build_two(tree, {**found, **own})
 
-    needles = set(by_name) | {f"{q}{key}{q}" for key in registered for q in "'\""} | set(builders)
+    needles = set(by_name) | {f"{q}{key}{q}" for key in registered for q in "'\""}
     for module in candidate_modules(index, parsed, needles, builds_two):
         tree = cpython_tree(module, trees)
         if tree is None:
@@ -102,11 +100,8 @@ def sibling_pairs(
         helpers = _dict_helpers(tree)
         for qualname, function in _functions(tree, module.name):
             together: dict[tuple[int, int], set[int]] = {}
-            built_by: dict[int, cst.Call] = {}
             calls = list(
-                _device_calls(
-                    index, module, function, by_name, trees, in_module, together, built_by
-                )
+                _device_calls(index, module, function, by_name, trees, in_module, together)
             )
             for one, two in itertools.combinations(calls, 2):
                 (first, a, where_a, name_a, _), (second, b, where_b, _, how) = one, two
@@ -139,9 +134,7 @@ def sibling_pairs(
                     # the device is also given what the other is not (`tp_size=cfg.tp_size`),
                     # or one is given an object built from what the other is given: built as
                     # the function builds both, where it can be run
-                    site = _composed(
-                        book, module, qualname, function, one, two, inside, helpers, built_by
-                    )
+                    site = _composed(book, module, qualname, function, one, two, inside, helpers)
                     if site is not None:
                         taken.add(key)
                         found.append(Pair(b, a, _composed_evidence(site, a, first), site))
@@ -149,9 +142,7 @@ def sibling_pairs(
                 if defaulted:
                     shared = defaulted
                 elif shared is None:
-                    site = _composed(
-                        book, module, qualname, function, one, two, False, helpers, built_by
-                    )
+                    site = _composed(book, module, qualname, function, one, two, False, helpers)
                     if site is not None:
                         taken.add(key)
                         found.append(Pair(b, a, _composed_evidence(site, a, first), site))
@@ -234,7 +225,6 @@ def _composed(
     two,
     local: bool = False,
     helpers: dict | None = None,
-    built_by: dict[int, cst.Call] | None = None,
 ):
     """The site of the second call when both pools are built from the function's parameters
     by different paths (composed.py), for direct calls or classmethods building the pools
@@ -272,11 +262,7 @@ def _composed(
         return None
     # (built from locals: the objects the function builds are given, no stand-in for them)
     objects = ({}, {}) if local and not roots else (book.objects(a), book.objects(b))
-    # (a function of the tree building one: the call it returns, where the run reaches it)
-    through = tuple(
-        (built_by or {}).get(id(call), flag)
-        for call, flag in ((first, through_a), (second, through_b))
-    )
+    through = (through_a, through_b)
     return composed_site(
         module, qualname, function, (a, first, name_a), (b, second), roots, objects, through
     )
@@ -498,17 +484,13 @@ def _device_calls(
     trees: dict,
     registered: dict[str, tuple[ClassInfo, str]] | None = None,
     together: dict[tuple[int, int], set[int]] | None = None,
-    built_by: dict[int, cst.Call] | None = None,
 ) -> Iterator[Call]:
     """The calls of the function's own body (not of functions defined in it) that build a
     device pool class by its name, imported at module level or in the function, directly or
     through a classmethod of the class that returns `cls(...)` (`Spill.from_device(cache)`:
     yielded as that `cls(...)` call, with the site's arguments in place of its parameters).
     `together` gets, for a call of a name bound to a class in each branch, the statements
-    binding it to each class (keyed by the call's id and the class's). `built_by` gets, for
-    the call of a function of the tree that ends by returning a device class's call
-    (`build_decode_peer(cfg, ...)`: `return DecodeKVPool(spec, ...)`), that inner call (keyed
-    by the call's id): the run reaches it through the function."""
+    binding it to each class (keyed by the call's id and the class's)."""
     local: dict[str, tuple[str, str]] = {}  # `from .prefill_pool import PrefillKVPool`
     bound: dict[int, str] = {}  # id of a call -> the name its result is assigned to
     picked: dict[str, ast.expr] = {}  # `pool_cls = select_pool_cls(dtype)`: the function
@@ -664,12 +646,6 @@ def _device_calls(
                 elif cls is not None and classmethod_call(cls, node.func.attr) is not None:
                     how = f"{RUN_THROUGH}{cls.name}.{node.func.attr}()"
                     yield node, cls, where, bound.get(id(node)), how
-            elif isinstance(node.func, ast.Name) and built_by is not None:
-                built = _returned_build(index, module, node.func, local, by_name)
-                if built is not None:
-                    built_by[id(node)] = built[1]
-                    how = f"{RUN_THROUGH}{node.func.id}()"
-                    yield node, built[0], where, bound.get(id(node)), how
         if isinstance(node, ast.If):
             yield from visit(node.test, where)
             for arm, body in enumerate((node.body, node.orelse)):
@@ -852,57 +828,6 @@ def _factory_classes(
         if cls not in classes:
             classes.append(cls)
     return classes
-
-
-def _builders(parsed: list[ParsedModule], by_name: dict, trees: dict) -> dict[str, list]:
-    """The names of module-level functions that end by returning a device class's call
-    (`def build_decode_peer(...): ...; return DecodeKVPool(...)`), read in the modules naming
-    a device class: a module calling one builds that pool (`_returned_build` says which)."""
-    needles = [name.encode() for name in by_name]
-    found: dict[str, list] = {}
-    for module in parsed:
-        data = module_bytes(module)
-        if data is None or not any(needle in data for needle in needles):
-            continue
-        tree = file_tree(module, trees)
-        for node in tree.body if tree is not None else ():
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-                last = node.body[-1]
-                if isinstance(last, ast.Return) and isinstance(last.value, ast.Call):
-                    func = last.value.func
-                    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-                    if name in by_name:
-                        found[node.name] = []
-    return found
-
-
-def _returned_build(
-    index: ProjectIndex, module: ModuleInfo, func: ast.Name, local: dict, by_name: dict
-) -> tuple[ClassInfo, cst.Call] | None:
-    """The device class a module-level function of the tree ends by building and returning
-    (`def build_decode_peer(cfg, dtype): spec = ...; return DecodeKVPool(spec, ...)`), with
-    that call; None for another function."""
-    if func.id in local:
-        source, attr = local[func.id]
-        found = index.resolve_import(source, attr, 0, module)
-    else:
-        found = index.resolve_static(module, func.id)
-    if not isinstance(found, FunctionInfo) or not isinstance(found.node.body, cst.IndentedBlock):
-        return None
-    statements = found.node.body.body
-    last = statements[-1] if statements else None
-    if not isinstance(last, cst.SimpleStatementLine) or len(last.body) != 1:
-        return None
-    returned = last.body[0]
-    if not isinstance(returned, cst.Return) or not isinstance(returned.value, cst.Call):
-        return None
-    call = returned.value
-    if not isinstance(call.func, (cst.Name, cst.Attribute)):
-        return None
-    cls = index.resolve_static(found.module, found.module.parsed.code(call.func).strip())
-    if not isinstance(cls, ClassInfo) or cls not in by_name.get(cls.name, []):
-        return None
-    return cls, call
 
 
 def _device_class(
@@ -1138,12 +1063,8 @@ def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
         if _named_at_run(book, run) and _quoted_near(book, run, other, cls.module):
             return True  # (`setattr(self, name, ...)` over a plan's keys, which say a name
             # the other pool allocates: the run names them, and the run is compared)
-    if _named_at_run(book, a) and _named_at_run(book, b):
-        # both name them at run time, and derive from one class of the tree (whose
-        # `buffer_names` both loop over): the run names them, and the run is compared
-        bases_a = {id(k) for k in a.mro()[1:]}
-        if any(id(k) in bases_a for k in b.mro()[1:]):
-            return True
+    if _named_at_run(book, a) and _named_at_run(book, b) and _planned_by_base(book, a, b):
+        return True  # (both over the names their common base plans: the run names them)
     if buffer_roles.matching(sorted(held_a), sorted(held_b)) is not None:
         return True
     # one stacked `kv` beside `k_cache`, `v_cache`
@@ -1151,6 +1072,24 @@ def _storages_meet(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
         len(one) == 1 and buffer_roles.kept_whole(next(iter(one)), sorted(other))
         for one, other in ((held_a, held_b), (held_b, held_a))
     )
+
+
+def _planned_by_base(book: RoleBook, a: ClassInfo, b: ClassInfo) -> bool:
+    """Do two pools naming their storages at run time take the names from the base they
+    share (`BUFFER_NAMES = ("k_data", "v_data")` beside the `buffer_names` both loop over),
+    neither writing names of its own (a KV pool's `{"k_cache": ...}` beside a state pool's
+    `{"conv_state": ...}`, each given to the base's allocator: storages of their own)?"""
+    shared = next((k for k in a.mro()[1:] if any(k is m for m in b.mro()[1:])), None)
+    if shared is None:
+        return False
+    texts = []
+    for cls in (shared, a, b):
+        tree = cpython_tree(cls.module, book.trees)
+        node = class_node(tree, cls) if tree is not None else None
+        if node is None:
+            return False
+        texts.append(_plan_texts(node))
+    return bool(texts[0]) and not texts[1] and not texts[2]
 
 
 def _named_at_run(book: RoleBook, cls: ClassInfo) -> bool:
@@ -1182,7 +1121,7 @@ def _quoted_near(book: RoleBook, cls: ClassInfo, names: set[str], apart: ModuleI
     return False
 
 
-def _plan_texts(tree: ast.Module) -> set[str]:
+def _plan_texts(tree: ast.AST) -> set[str]:
     """The texts a module writes as a dict's keys or a list's, tuple's or set's items (a
     plan's names), not in its docstrings or messages."""
     found: set[str] = set()

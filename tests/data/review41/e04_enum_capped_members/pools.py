@@ -1,0 +1,39 @@
+import torch
+from kv_format import KVCacheFormat, STORAGE_DTYPE, has_scales
+
+
+class PrefillKVPool:
+    def __init__(self, size: int, head_num: int, head_dim: int, layer_num: int,
+                 fmt: KVCacheFormat, device: str = "cuda"):
+        self.size = size
+        self.dtype = STORAGE_DTYPE[fmt]
+        self.kv_buffer = [
+            torch.empty((2, size + 1, head_num, head_dim), dtype=self.dtype, device=device)
+            for _ in range(layer_num)
+        ]
+        if has_scales(fmt):
+            self.kv_scale = [
+                torch.ones((2, size + 1, head_num), dtype=torch.float32, device=device)
+                for _ in range(layer_num)
+            ]
+
+
+class DecodeKVPool:
+    def __init__(self, size: int, head_num: int, head_dim: int, layer_num: int,
+                 fmt: KVCacheFormat, device: str = "cuda"):
+        self.size = size
+        self.dtype = STORAGE_DTYPE[fmt]
+        self.kv_buffer = [
+            torch.empty((2, size + 1, head_num, head_dim), dtype=self.dtype, device=device)
+            for _ in range(layer_num)
+        ]
+        if has_scales(fmt):
+            self.kv_scale = [
+                torch.ones((2, size + 1, head_num), dtype=torch.bfloat16, device=device)
+                for _ in range(layer_num)
+            ]
+
+    @classmethod
+    def for_peer(cls, cfg, fmt, size):
+        heads = cfg.num_key_value_heads // cfg.tp_size
+        return cls(size, heads, cfg.head_dim, cfg.num_hidden_layers, fmt, device="cuda:1")
