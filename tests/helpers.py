@@ -286,3 +286,20 @@ def finding_figures(report: dict) -> dict[str, tuple[int, int]]:
         numbers = re.findall(r"(\d+) B/token/layer vs (\d+) B/token/layer", rest)
         found[name] = tuple(int(n) for n in numbers[0])
     return found
+
+
+def check_review_tree(root: Path, expected: tuple, capsys: Any) -> None:
+    """A review's tree audited with no configuration: its findings as (code, buffer), pairs,
+    pairs compared, at most so many config points, and unresolved items, as expected."""
+    import json
+
+    from auditor.cli import main
+
+    main([str(root), "--no-cache", "--isolated", "--output-format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    findings, pairs, compared, most_points, unresolved = expected
+    assert {(f["code"], f["message"].split(":", 1)[0]) for f in report["findings"]} == findings
+    summary = report["summary"]
+    assert (summary["pairs"], summary["pairs_compared"]) == (pairs, compared)
+    assert summary["config_points"] <= most_points
+    assert summary["unresolved"] == unresolved

@@ -116,15 +116,9 @@ def _per_slot(pool, name: str) -> int:
     return getattr(pool, name)[0].nbytes // pool.n_slots
 
 
-@pytest.mark.parametrize("scale_dtype, drifted", [("self.dtype", True), ("torch.float32", False)])
-def test_storages_named_at_run_are_compared_at_each_flag_value(
-    tmp_path, capsys, monkeypatch, scale_dtype, drifted
-):
-    """Built from the same arguments: the flag the names depend on (`scaled`, tested in the
-    property that returns them) is explored; each point of a finding is the real tensors'."""
-    import torch
-
-    root = write_tree(tmp_path, _tree(scale_dtype))
+def _audited_and_built(root, capsys, monkeypatch):
+    """The audit's report (one pair, compared), the pools the tree's own `tiers` builds on
+    the meta device at int8, and the buffers whose bytes per slot differ between them."""
     report = audit_json(root, capsys)
     assert report["summary"]["pairs_compared"] == 1
     model = {"layers": 4, "kv_heads": 8, "head_dim": 128}
@@ -142,6 +136,19 @@ def test_storages_named_at_run_are_compared_at_each_flag_value(
         host="meta",
     )
     drift = {n for n in cpu.buffer_names if _per_slot(cpu, n) != _per_slot(gpu, n)}
+    return report, gpu, cpu, drift
+
+
+@pytest.mark.parametrize("scale_dtype, drifted", [("self.dtype", True), ("torch.float32", False)])
+def test_storages_named_at_run_are_compared_at_each_flag_value(
+    tmp_path, capsys, monkeypatch, scale_dtype, drifted
+):
+    """Built from the same arguments: the flag the names depend on (`scaled`, tested in the
+    property that returns them) is explored; each point of a finding is the real tensors'."""
+    import torch
+
+    root = write_tree(tmp_path, _tree(scale_dtype))
+    report, gpu, cpu, drift = _audited_and_built(root, capsys, monkeypatch)
     assert bool(drift) == drifted
     assert set(finding_figures(report)) == drift
     gpu_cls, cpu_cls = type(gpu), type(cpu)
@@ -190,23 +197,7 @@ def test_an_enum_built_from_a_value_nothing_gives_tries_each_member(
     tried (no number made up), so the scales are compared at `int8`, where the code turns
     them on, and the figures are those of the real tensors at that value."""
     root = write_tree(tmp_path, _mirrored_tree(scale_dtype))
-    report = audit_json(root, capsys)
-    assert report["summary"]["pairs_compared"] == 1
-    model = {"layers": 4, "kv_heads": 8, "head_dim": 128}
-    gpu, cpu = built_by_the_tree(
-        root,
-        monkeypatch,
-        "ef",
-        "setup",
-        "tiers",
-        model=model,
-        kv_format="int8",
-        gpu_slots=64,
-        cpu_slots=256,
-        device="meta",
-        host="meta",
-    )
-    drift = {n for n in cpu.buffer_names if _per_slot(cpu, n) != _per_slot(gpu, n)}
+    report, gpu, cpu, drift = _audited_and_built(root, capsys, monkeypatch)
     assert bool(drift) == drifted
     figures = finding_figures(report)
     assert set(figures) == drift
