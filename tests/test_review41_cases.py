@@ -24,6 +24,7 @@ production pair); the others were narrowed:
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,27 @@ def test_the_enum_values_left_out_are_said(capsys) -> None:
     out = captured.out + captured.err
     assert "values the code demands, not tried (at most 4 a dimension)" in out
     assert "kv_format=fp8_e5m2/fp8_scaled/int8" in out
+
+
+def test_the_values_left_out_are_said_from_the_cache_too(tmp_path, capsys, monkeypatch) -> None:
+    """The second run reads the evaluation from the cache (written under tmp_path): the
+    values left out are part of it, so the report is the same, item for item."""
+    import shutil
+
+    from auditor.incremental.cache import CACHE_DIR_NAME, CACHE_ROOT_ENV
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv(CACHE_ROOT_ENV, str(tmp_path / "root"))
+    tree = tmp_path / "tree"
+    shutil.copytree(DATA / "e04_enum_capped_members", tree)
+    monkeypatch.chdir(tree)
+    reports = []
+    for _ in range(2):
+        main([".", "--isolated", "--show-unresolved", "--output-format", "json"])
+        report = json.loads(capsys.readouterr().out)
+        report["summary"].pop("elapsed", None)
+        reports.append(report)
+    assert any((tmp_path / "root" / CACHE_DIR_NAME).rglob("*.json"))  # (read the second time)
+    assert reports[0] == reports[1]
+    said = [u for u in reports[1]["unresolved"] if "not tried" in json.dumps(u)]
+    assert len(said) == 1 and "kv_format=fp8_e5m2/fp8_scaled/int8" in json.dumps(said[0])

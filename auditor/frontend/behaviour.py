@@ -122,6 +122,8 @@ def _walk(node: ast.AST) -> list[ast.AST]:
 # an `__init__` (0.5.23: 60 files match, 506 call a torch allocator).
 _ALLOC = rb"torch\.(?:zeros|empty|ones|full|randn|rand|empty_strided|randint|tensor)\s*\("
 _NEW = rb"\.new_(?:empty|zeros|ones|full)\s*\("  # `proto.new_empty(shape)`
+# words naming a method that allocates (`self._alloc(`, `self._empty(`), in any case
+_ALLOCATOR_WORDS = rb"alloc|empty|zeros"
 # a dimension: a name (or a key of one, `cfg["head_dim"]`), or one operation on two
 _NAME = rb"[\w.]+(?:\[[^\]\n]{1,40}\])?"
 _TERM = _NAME + rb"(?:\s*[-+*/]+\s*" + _NAME + rb")?"
@@ -160,7 +162,7 @@ PER_LAYER_BYTES = re.compile(
     # shape_methods reads what the method allocates)
     rb"|\[\s*self\.\w+\([^\[\]]*?(?:\[[^\[\]]*\][^\[\]]*?)*\bfor\s+\w+\s+in\s+range\("
     # (or appended in a loop: `for _ in range(layers): self.k.append(self._alloc())`)
-    rb"|\.append\(\s*self\.\w*(?i:alloc|empty|zeros)\w*\("
+    rb"|\.append\(\s*self\.\w*(?i:" + _ALLOCATOR_WORDS + rb")\w*\("
     # or a view appended (`self.keys.append(part.view(dtype).view(n, h, d))`): a flat region
     # carved per layer (carved_view)
     rb"|\.append\(\s*[\w.]+(?:\[[^\]\n]*\])?\.view\("
@@ -2996,7 +2998,7 @@ def allocating_base(node: ast.ClassDef) -> bool:
     return False
 
 
-_OWN_ALLOCATOR = re.compile(r"(?i)alloc|empty|zeros")
+_OWN_ALLOCATOR = re.compile(rb"(?i)" + _ALLOCATOR_WORDS)  # (as PER_LAYER_BYTES reads them)
 
 
 def _over_layers(call: ast.Call) -> bool:
@@ -3009,7 +3011,7 @@ def _own_allocator_call(node: ast.AST) -> bool:
     """`self._empty(shape, dtype)`: a call of a method of the class (maybe its base's, in
     another file) whose name says it allocates, as PER_LAYER_BYTES reads `.append(self._alloc(`."""
     own = _own_call(node)
-    return own is not None and _OWN_ALLOCATOR.search(own) is not None
+    return own is not None and _OWN_ALLOCATOR.search(own.encode()) is not None
 
 
 # names an annotation holds that are never a pool class of the audited tree
