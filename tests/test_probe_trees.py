@@ -291,6 +291,9 @@ CORRECT = [
     # an MLA host of one layer-first tensor whose rows a byte budget buys, rounded to its
     # device's pages and kept as `capacity_tokens`
     "probe47/r03",
+    # vLLM-style block caches built beside each other from one tuple holding an attention
+    # backend the building function looks up: the function is run to give it
+    "probe47/r06",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -312,6 +315,8 @@ UNRESOLVED = {
     # the text the format enum is made from, sampled first as a number: refused at that
     # sample (said), then tried at the enum's values
     "probe47/r05": 1,
+    # the caches' shared base, a device pool on its own, built with the backend sampled
+    "probe47/r06": 1,
 }
 
 

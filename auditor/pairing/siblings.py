@@ -130,6 +130,8 @@ def sibling_pairs(
                     _given_inside(book, b, second, a, first, function)
                     or _given_inside(book, a, first, b, second, function)
                 )
+                if shared is not None and not inside:
+                    inside = _shared_from_function(book, module, a, first, function, shared)
                 if shared is not None and (_passed_device_only(book, a, first, shared) or inside):
                     # the device is also given what the other is not (`tp_size=cfg.tp_size`),
                     # or one is given an object built from what the other is given: built as
@@ -1278,6 +1280,39 @@ def _given_inside(
         )
         for name, node in bound.items()
     )
+
+
+def _shared_from_function(
+    book: RoleBook,
+    module: ModuleInfo,
+    cls: ClassInfo,
+    call: ast.Call,
+    function: ast.AST,
+    shared: list[str],
+) -> bool:
+    """Do both pools take an object the function gets from a function of its own
+    (`backend = get_attn_backend(name)`, then `Gpu(*common)` and `Cpu(*common)`), that the
+    pool reads as an object no config supplies (`self.backend.get_kv_cache_shape(...)`)?
+    Then only running the function gives it: measured on their own, both would hold a
+    sample where the object goes."""
+    bound = bound_nodes(call, cls) or splat_bound(function, call, cls) or {}
+    facts = book.facts(cls)
+    if facts is None:
+        return False
+    objects = book.objects(cls)
+    for name, node in bound.items():
+        if not isinstance(node, ast.Name) or node.id not in shared:
+            continue
+        made = _built_once(function, node)
+        if (
+            isinstance(made, ast.Call)
+            and isinstance(made.func, ast.Name)
+            and isinstance(book.index.resolve_static(module, made.func.id), FunctionInfo)
+            and facts.read_attributes.get(name)
+            and name not in objects
+        ):
+            return True
+    return False
 
 
 def _built_once(function: ast.AST, node: ast.expr) -> ast.expr:
