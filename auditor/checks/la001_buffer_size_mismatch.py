@@ -140,7 +140,12 @@ def check(evaluation: Evaluation, settings: Settings) -> list[Finding]:
             varies=any(
                 not (h.same_size(host_figure) and d.same_size(device_figure)) for _, h, d in cases
             ),
-            free=tuple(evaluation.free),
+            free=tuple(
+                n
+                for n in evaluation.free
+                if (name, n) not in evaluation.apart
+                and (device_figure.name, n) not in evaluation.apart
+            ),
             demanded=demanded_text(evaluation),
             assumed=assumed_text([p for p, _, _ in cases]),
         )

@@ -129,6 +129,9 @@ class Evaluation:
     demanded: dict[str, tuple] = field(default_factory=dict)
     # values the code demands that were not tried: over DEMANDED_PER_DIMENSION ({name: values})
     untried: dict[str, tuple] = field(default_factory=dict)
+    # (buffer, free parameter): its two sides disagree at every sample of that parameter, so
+    # the finding holds at the samples, not "for any value" (settle_free)
+    apart: frozenset[tuple[str, str]] = frozenset()
     # the platform the device pool runs on (`[platforms.<name>]`) and its dimensions, or None
     platform: tuple[str, tuple[str, ...]] | None = None
 
@@ -1044,8 +1047,9 @@ class PoolEvaluator:
 
         ordered = [by_key[key] for key in sorted(by_key, key=order)]
         free = [name for name in varied if dims[name].free]
+        apart: set[tuple[str, str]] = set()
         for name in free:
-            ordered, varied = settle_free(ordered, varied, name)
+            ordered, varied = settle_free(ordered, varied, name, apart)
         return Evaluation(
             device_cls,
             host_cls,
@@ -1055,6 +1059,7 @@ class PoolEvaluator:
             site,
             reads=frozenset(read & set(dims)),
             free=free,
+            apart=frozenset(apart),
             demanded={name: tuple(values) for name, values in demanded.items()},
             untried={
                 name: tuple(left)
@@ -1142,7 +1147,10 @@ def demanded_values(
 
 
 def settle_free(
-    points: list[PointResult], varied: list[str], name: str
+    points: list[PointResult],
+    varied: list[str],
+    name: str,
+    apart_found: set[tuple[str, str]] | None = None,
 ) -> tuple[list[PointResult], list[str]]:
     """Fold the samples of a free parameter: per combination of the other dimensions, keep the
     first feasible sample's point; a buffer whose figure differs between samples is unresolved
@@ -1157,6 +1165,7 @@ def settle_free(
         feasible = [p for p in group if p.infeasible is None and p.failure is None]
         chosen = feasible[0] if feasible else group[0]
         alike = _scaling_alike(feasible)
+        apart = _apart_throughout(feasible, name)
         # device buffers no host holds under their name at any sample (LA003 decides whether
         # some host buffer mirrors them): what they hold is > 0 at every value, not its size
         hosted = {b for p in feasible for b in p.host}
@@ -1177,6 +1186,14 @@ def settle_free(
                         "same at any value)"
                     )
                     figures[buffer] = replace(figure, arithmetic=figure.arithmetic + note)
+                elif figure.resolved and len(seen) > 1 and buffer in apart:
+                    note = (
+                        f"; at {name}={chosen.values.get(name)} (sampled: nothing gives it a "
+                        f"value; host and device disagree at every sample: {apart[buffer]})"
+                    )
+                    figures[buffer] = replace(figure, arithmetic=figure.arithmetic + note)
+                    if apart_found is not None:
+                        apart_found.add((buffer, name))
                 elif (
                     figure.resolved
                     and len(seen) > 1
@@ -1231,6 +1248,34 @@ def _scaling_alike(points: list[PointResult]) -> set[str]:
             if len(ratios) == 1 and len(points) > 1:
                 alike |= {host_name, device_name}
     return alike
+
+
+def _apart_throughout(points: list[PointResult], name: str) -> dict[str, str]:
+    """Buffers of one name on both sides (or paired by what their names say, buffer_roles)
+    whose figures, both resolved, differ at every sample of a free parameter (`kv_heads`, the
+    device's scales one a head, the host's one a token): whatever that parameter is, within
+    the samples, the two sides do not agree, so they are compared at a sample, saying so,
+    rather than left unresolved. Both sides' names -> the figures at each sample."""
+    if len(points) < 2:
+        return {}
+    hosted = set.intersection(*(set(p.host) for p in points))
+    held = set.intersection(*(set(p.device) for p in points))
+    pairs = [(n, n) for n in sorted(hosted & held)]
+    pairs += list(
+        (buffer_roles.matching(sorted(hosted - held), sorted(held - hosted)) or {}).items()
+    )
+    apart: dict[str, str] = {}
+    for host_name, device_name in pairs:
+        shown = []
+        for point in points:
+            host, device = point.host[host_name], point.device[device_name]
+            sizes = (host.bytes_per_token_per_layer, device.bytes_per_token_per_layer)
+            if not (host.resolved and device.resolved) or sizes[0] == sizes[1]:
+                break
+            shown.append(f"{sizes[0]} vs {sizes[1]} B at {name}={point.values.get(name)}")
+        else:
+            apart[host_name] = apart[device_name] = ", ".join(shown)
+    return apart
 
 
 def _block_of_config(block: str | None, values: dict, builds: int) -> list[int | None] | None:

@@ -83,6 +83,11 @@ def attributes_of(instance: Instance) -> dict[str, Any]:
         if isinstance(value, Instance) and value is not instance and _is_record(value.cls):
             for field_name, field_value in value.attrs.items():
                 found[f"{name}.{field_name}"] = field_value
+        elif _records(value, instance):
+            # a record per layer (`self.layers = [Slab(k=..., v=...) for _ in range(n)]`):
+            # each field, over the layers, is a per-layer buffer (`layers.k`)
+            for field_name in value[0].attrs:
+                found[f"{name}.{field_name}"] = [v.attrs.get(field_name) for v in value]
         elif _tensor_dict(value) and _numbered(value):
             # kept by a name numbering the layer (`cache[f"layers.{i}.attn"]`): per layer
             found[name] = [value[k] for k in sorted(value, key=_numbers)]
@@ -95,6 +100,21 @@ def attributes_of(instance: Instance) -> dict[str, Any]:
         else:
             found[name] = value
     return found
+
+
+def _records(value: Any, instance: Instance) -> bool:
+    """A non-empty list of instances of one record class (a dataclass of the audited tree)
+    holding tensors, not the pool itself."""
+    if type(value) is not list or not value:
+        return False
+    first = value[0]
+    return (
+        isinstance(first, Instance)
+        and first is not instance
+        and _is_record(first.cls)
+        and all(isinstance(v, Instance) and v.cls is first.cls for v in value)
+        and any(isinstance(f, Tensor) for f in first.attrs.values())
+    )
 
 
 def _numbered(value: dict) -> bool:

@@ -135,7 +135,9 @@ _SIZED = rb"(?:(?:torch\.)?Size\(\s*(?:[(\[]\s*)?)?"
 # alloc(shape, dtype): return torch.empty((self.num_blocks,) + shape, ...)`), which per-layer
 # lists call (local_allocators); a method returning one (`def _empty(self)`) is not such
 _ALLOCATOR = rb"\n[ \t]{8,}def\s+\w+\([^)]*\)[^:\n]*:\s*(?:#[^\n]*\s*)?return\s+" + _ALLOC
-_WRAPPED = rb"(?:[\w.]+\(\s*)?"  # an allocation given to a wrapper (`nn.Parameter(`)
+# an allocation given to a wrapper (`nn.Parameter(`), or as a record's first field
+# (`[LayerPages(keys=torch.empty(...), ...) for _ in range(n)]`)
+_WRAPPED = rb"(?:[\w.]+\(\s*(?:\w+\s*=\s*)?)?"
 PER_LAYER_BYTES = re.compile(
     rb"\[\s*(?:"
     + _WRAPPED

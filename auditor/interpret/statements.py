@@ -93,6 +93,8 @@ class Statements:
                 self.exec_block(statement.orelse.body.body, frame)
             if statement.finalbody is not None:
                 self.exec_block(statement.finalbody.body.body, frame)
+        elif kind is cst.Match:
+            self.exec_match(statement, frame)
         elif kind is cst.FunctionDef:
             info = FunctionInfo(statement.name.value, statement.name.value, frame.module, statement)
             frame.locals[statement.name.value] = FunctionRef(info, closure=enclosing_names(frame))
@@ -102,6 +104,64 @@ class Statements:
             )
         else:
             self.mark_undecided([statement], frame, f"{type(statement).__name__} is not followed")
+
+    def exec_match(self, statement: cst.Match, frame: Frame) -> None:
+        """`match fmt: case "fp8" | "fp8_e4m3": ...`: the first case whose pattern matches
+        runs, as an `if`/`elif` chain would. Value, singleton, capture, wildcard and `|`
+        patterns are followed (a literal compared is noted, as `==` notes it); where a pattern
+        or a guard cannot be decided, or is of another kind (sequence, mapping, class), the
+        cases from there on are undecided."""
+        subject = self.eval(statement.subject, frame)
+        location = frame.module.parsed.location(statement)
+        cases = list(statement.cases)
+        for at, case in enumerate(cases):
+            verdict, why = self.match_pattern(case.pattern, subject, frame, location)
+            if verdict and case.guard is not None:
+                guard = self.eval(case.guard, frame)
+                verdict = self.truth(guard)
+                why = guard.reason if is_unknown(guard) else "guard cannot be decided"
+            if verdict is None:
+                self.mark_undecided(cases[at:], frame, why, _cause(subject))
+                return
+            if verdict:
+                self.exec_block(case.body.body, frame)
+                return
+
+    def match_pattern(
+        self, pattern: cst.MatchPattern, subject: Any, frame: Frame, location
+    ) -> tuple[bool | None, str]:
+        """Does `subject` match `pattern` (binding a capture's name)? None when it cannot be
+        told, with why."""
+        kind = type(pattern)
+        if kind is cst.MatchAs:
+            if pattern.pattern is not None:
+                verdict, why = self.match_pattern(pattern.pattern, subject, frame, location)
+                if not verdict:
+                    return verdict, why
+            if pattern.name is not None:
+                self.assign(pattern.name, subject, frame)
+            return True, ""
+        if kind is cst.MatchOr:
+            undecided = None
+            for element in pattern.patterns:
+                verdict, why = self.match_pattern(element.pattern, subject, frame, location)
+                if verdict:
+                    return True, ""
+                if verdict is None and undecided is None:
+                    undecided = why
+            return (None, undecided) if undecided is not None else (False, "")
+        if kind is cst.MatchValue or kind is cst.MatchSingleton:
+            value = self.eval(pattern.value, frame)
+            if kind is cst.MatchValue:
+                self.point.compared_with_literal(subject, value)
+            outcome = self.compare(
+                cst.Equal if kind is cst.MatchValue else cst.Is, subject, value, location
+            )
+            if is_unknown(outcome):
+                return None, outcome.reason
+            verdict = self.truth(outcome)
+            return verdict, "" if verdict is not None else "pattern cannot be decided"
+        return None, f"a {kind.__name__} pattern is not followed"
 
     def toward_site(self, statement: cst.If, frame: Frame) -> None:
         """An undecided `if` on the way to a construction site being run (site_run.py): take
