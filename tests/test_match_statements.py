@@ -87,7 +87,9 @@ def test_a_pattern_of_another_kind_leaves_the_cases_from_it_undecided(tmp_path):
                 case _:
                     return 0
     """
-    assert_unknown(evaluate(tmp_path, "rows((2, 3))", prelude), "MatchTuple pattern is not followed")
+    assert_unknown(
+        evaluate(tmp_path, "rows((2, 3))", prelude), "MatchTuple pattern is not followed"
+    )
 
 
 def test_a_config_value_matched_against_literals_demands_them(tmp_path):
