@@ -348,9 +348,10 @@ def _run(
         name = param.name.value
         if name == pool:
             kwargs[name] = device
-        elif name in site.roots and (
-            _read_as_object(site, function, name) or _loose(site, function, param, values)
-        ):  # composed.py:
+        elif (
+            name in site.roots
+            and (_read_as_object(site, function, name) or _loose(site, function, param, values))
+        ) or _unsupplied_input(site, function, param, values):  # composed.py:
             # what both pools are built from, an object: a stand-in
             loose = not _read_as_object(site, function, name)
             path = dict(site.stand_ins).get(name) or stand_in_path(param, function.node)
@@ -422,6 +423,41 @@ def _default_mapping(
     except Infeasible:
         return None
     return own_mapping(value)
+
+
+def _unsupplied_input(
+    site: ConstructionSite, function: FunctionInfo, param: cst.Param, values: dict
+) -> bool:
+    """A parameter of a composed run (both pools built in it) that nothing gives a value
+    (no default, none in the point), read as an object or computed with (`specs =
+    attention_specs(model_cfg.head_dim, model_cfg.num_key_value_heads // tp_size)`, `gpu =
+    Pool(specs)`, then `Host.mirror_of(gpu)`): a stand-in, or the device, and the host built
+    from it, would hold nothing known, even where both are not built from it alike (the
+    roots). Not one the function only tests (`if draft:`): a stand-in would decide it."""
+    name = param.name.value
+    if not site.device_at or name in values or param.default is not None:
+        return False  # (device_at: kept by the device's own run, run_device's shadow)
+    if _read_as_object(site, function, name):
+        return True
+    key = ("<arithmetic operands>", id(function.node))  # once per site
+    memo = site.substituted
+    if key not in memo:
+        visitor = _Operands()
+        function.node.body.visit(visitor)
+        memo[key] = frozenset(visitor.names)
+    return name in memo[key]
+
+
+class _Operands(cst.CSTVisitor):
+    """The plain names computed with (`tp_size` of `heads // tp_size`)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        for side in (node.left, node.right):
+            if isinstance(side, cst.Name):
+                self.names.add(side.value)
 
 
 def _read_as_object(site: ConstructionSite, function: FunctionInfo, name: str) -> bool:
@@ -540,6 +576,9 @@ def stand_in_paths(site: ConstructionSite) -> set[str]:
         for p in [*params.params, *params.kwonly_params]
         if p.name.value in site.roots and p.default is None
     }
+    for p in [*params.params, *params.kwonly_params]:  # (and those _unsupplied_input takes)
+        if p.name.value not in site.roots and _unsupplied_input(site, function, p, {}):
+            found |= {paths.get(p.name.value) or stand_in_path(p, function.node), p.name.value}
     if function.owner is not None and function.name != "__init__":
         found |= set(init_stand_ins(function.owner, paths).values())
     return found

@@ -10,7 +10,7 @@ import libcst as cst
 
 from auditor import dtypes
 from auditor.interpret import environment, lanes, library
-from auditor.interpret.control import SiteReached
+from auditor.interpret.control import Infeasible, SiteReached
 from auditor.interpret.memos import MEMOS
 from auditor.interpret.scopes import Frame
 from auditor.interpret.syntax import location_of, source_of
@@ -111,6 +111,10 @@ def _attribute(interp: Interpreter, node: cst.Attribute, frame: Frame) -> Any:
     return interp.get_attribute(obj, node.attr.value, _location(frame, node))
 
 
+def _text_keys(table: dict) -> bool:
+    return bool(table) and all(type(k) is str for k in table)
+
+
 def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
     container = interp.eval(node.value, frame)
     if isinstance(container, ExternalRef) and container.name == "os.environ":
@@ -150,8 +154,26 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
         except TypeError:
             return Unknown("unhashable dict key", _location(frame, node))
     if isinstance(container, (dict, list, tuple, str)):
-        if type(container) is dict and type(key) is str:
-            interp.point.looked_up(key, container)
+        if type(container) is dict:
+            if (
+                isinstance(key, RuntimeObject)
+                and (key.loose or key.given)
+                and _text_keys(container)
+            ):
+                # a value after all (`KV_DTYPES[cache_cfg.cache_dtype]`, nothing gives it):
+                # sampled next round, the table's texts then demanded (ConfigPoint.looked_up)
+                interp.point.pending.add(key.path)
+                return Unknown(
+                    f"{key.path}, looked up in a table of texts, has no value yet",
+                    _location(frame, node),
+                )
+            if interp.point.looked_up(key, container) and key not in container:
+                # a number standing in for a text the table does not hold: as Python does
+                # (`KeyError`), decided by the value, so the point is refused (its texts
+                # are demanded: tried next)
+                raise Infeasible(
+                    f"{key!r} is not a key of the table (KeyError)", _location(frame, node)
+                )
         try:
             return container[key]
         except (KeyError, IndexError, TypeError) as error:

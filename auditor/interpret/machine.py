@@ -104,14 +104,21 @@ class ConfigPoint:
             # the build stops: the builds after it never ran), the others' count on success
             self._compared(lanes.lane_view(value, lane), literal, lane)
 
-    def looked_up(self, value: Any, keys: Any) -> None:
+    def looked_up(self, value: Any, keys: Any) -> bool:
         """A text equal to this point's value of a dimension the code read, used as a key of
-        a table of texts: its keys are texts the code accepts there."""
+        a table of texts: its keys are texts the code accepts there. A number standing in
+        for what the code uses as a text there (StandInSample) demands each of them."""
+        if type(value) is StandInSample:
+            texts = [key for key in keys if type(key) is str]
+            for key in texts:
+                self._compared(value, key, None)
+            return bool(texts)
         if type(value) is not str:
-            return
+            return False
         for name in self.reads:
             if self.values[name] == value and type(self.values[name]) is str:
                 self.lookups.update((name, key) for key in keys if type(key) is str)
+        return False
 
     def _compared(self, value: Any, literal: Any, lane: int | None) -> None:
         kind = type(literal)
