@@ -1236,8 +1236,9 @@ def _own_call(node: ast.AST) -> str | None:
 
 
 def _returning_allocations(functions: list[ast.AST]) -> set[str]:
-    """Methods that return what they allocate (`caches = []`, `caches.append(tuple(layer))`
-    of a `layer` of tensors, `return caches`): `self.cache = self.allocate(...)` holds it."""
+    """Methods that return (or yield) what they allocate (`caches = []`, `caches.append(
+    tuple(layer))` of a `layer` of tensors, `return caches`): `self.cache = self.allocate(...)`
+    holds it."""
     found: set[str] = set()
     for function in functions:
         name = getattr(function, "name", None)
@@ -1262,7 +1263,9 @@ def _returning_allocations(functions: list[ast.AST]) -> set[str]:
                 ):
                     held |= {t.id for t in targets if isinstance(t, ast.Name)}
         for node in _walk(function):
-            if isinstance(node, ast.Return) and node.value is not None:
+            # (or yields them: a generator of each layer's tensors, `yield (torch.empty(..
+            # .), ...)`, unzipped by the caller)
+            if isinstance(node, (ast.Return, ast.Yield)) and node.value is not None:
                 if any(
                     _is_allocation(n) or (isinstance(n, ast.Name) and n.id in held)
                     for n in _walk(node.value)

@@ -641,7 +641,33 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
+def _yield(interp: Interpreter, node: cst.Yield, frame: Frame) -> Any:
+    """`yield x` / `yield from xs` in a generator run whole (machine.call_function): the
+    item(s) kept in order; what the caller would send back is None."""
+    location = _location(frame, node)
+    if frame.yielded is None:
+        return Unknown("yield outside a generator run", location)
+    if node.value is None:
+        items: list = [None]
+    elif isinstance(node.value, cst.From):
+        found = interp.eval(node.value.item, frame)
+        if isinstance(found, dict):
+            found = list(found)
+        if not isinstance(found, (list, tuple, str)):
+            frame.undecided_return = Unknown("yield from a value not modelled", location)
+            return None
+        items = list(found)
+    else:
+        items = [interp.eval(node.value, frame)]
+    if len(frame.yielded) + len(items) > interp.limits.max_sequence_length:
+        frame.undecided_return = Unknown("a generator yields over the length limit", location)
+        return None
+    frame.yielded.extend(items)
+    return None
+
+
 EXPRESSIONS = {
+    cst.Yield: _yield,
     cst.Integer: _literal,
     cst.Float: _literal,
     cst.Imaginary: _imaginary,

@@ -26,6 +26,7 @@ from auditor.interpret.namespaces import Namespaces
 from auditor.interpret.operators import Operators
 from auditor.interpret.scopes import (
     Frame,
+    is_generator,
 )
 from auditor.interpret.statements import Statements
 from auditor.interpret.values import (
@@ -37,6 +38,7 @@ from auditor.interpret.values import (
     Lambda,
     MemberName,
     ModuleRef,
+    OneShot,
     Partial,
     RuntimeObject,
     SuperProxy,
@@ -341,6 +343,23 @@ class Interpreter(Namespaces, Statements, Operators):
             return value if is_dtype(value) or isinstance(value, str) else ABSENT
         return ABSENT
 
+    def stand_in_method(
+        self, obj: RuntimeObject, name: str, args: list, kwargs: dict, location: Location
+    ) -> Any:
+        """What a plain method of a stand-in's class gives, run on the stand-in; None where
+        its class defines no such method."""
+        for klass in obj.klass.mro():
+            namespace = self.class_namespace(klass)
+            if name not in namespace:
+                continue
+            value = self.force(namespace, name, location)
+            if not isinstance(value, FunctionInfo) or value.is_property():
+                return None
+            if value.has_decorator("staticmethod", "classmethod"):
+                return None
+            return self.call_function(value, obj, list(args), dict(kwargs), location, klass)
+        return None
+
     def _object_member(self, obj: RuntimeObject, name: str, location: Location) -> Any:
         """A property or method of a config object's class, run on the stand-in whose fields
         are config values (`spec.page_bytes` of `spec: KVSpec`), or the default its class
@@ -462,6 +481,9 @@ class Interpreter(Namespaces, Statements, Operators):
         self.bind_parameters(function, frame, positional, dict(kwargs), location)
         if arg_sources:
             self.bind_sources(function, frame, arg_sources, receiver is not None)
+        generator = is_generator(function.node)
+        if generator:  # run whole at the call: its items are what its `yield`s give
+            frame.yielded = []
         self.depth += 1
         self.call_sites.append(location)
         try:
@@ -472,6 +494,8 @@ class Interpreter(Namespaces, Statements, Operators):
         finally:
             self.depth -= 1
             self.call_sites.pop()
+        if generator:
+            result = OneShot(frame.yielded)
         if (
             type(receiver) is Instance
             and function.name == "__init__"

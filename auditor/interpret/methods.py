@@ -100,6 +100,12 @@ def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext
     if isinstance(receiver, RuntimeObject):
         if name in environment.CONFIG_READS and "()" not in receiver.path:
             return _config_get(receiver, name, args, kwargs, ctx)
+        if receiver.klass is not None:  # the class's own method, run on the stand-in as
+            # the code computes it (`quant.groups(head_dim, quant.k_group)`), never a sample
+            # apart from the fields it reads; where that leaves it unknown, the sample
+            computed = ctx.interpreter.stand_in_method(receiver, name, args, kwargs, ctx.location)
+            if computed is not None and not is_unknown(computed):
+                return computed
         return ctx.interpreter.point.read(f"{receiver.path}.{name}()")  # sampled as a value
     if LANES_ACTIVE[0] and (lanes.has_lanes(args) or lanes.has_lanes(kwargs)):
         if isinstance(receiver, str):

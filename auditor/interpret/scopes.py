@@ -34,6 +34,8 @@ class Frame:
         self.owner: ClassInfo | None = None  # class whose method runs, for super()
         self.receiver: Any = None  # `self` of the running method
         self.undecided_return: Unknown | None = None
+        # a generator function's run: what its `yield`s gave, in order (machine.call_function)
+        self.yielded: list | None = None
 
 
 @dataclass(eq=False)
@@ -208,3 +210,43 @@ def _walk_raises(statements) -> bool:
         if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             pending.extend(node.children)
     return False
+
+
+_GENERATORS: dict[int, tuple[cst.FunctionDef, bool]] = {}
+
+
+class _YieldFinder(cst.CSTVisitor):
+    """Is there a `yield` in a function's own body (not in a function or class inside it)?"""
+
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Yield(self, node: cst.Yield) -> bool:
+        self.found = True
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+
+def yields_in(statements) -> bool:
+    """Does a block hold a `yield` of its own function (a generator's undecided part)?"""
+    finder = _YieldFinder()
+    for statement in statements:
+        statement.visit(finder)
+    return finder.found
+
+
+def is_generator(function: cst.FunctionDef) -> bool:
+    """A generator function: one whose own body yields. Remembered per function node."""
+    known = _GENERATORS.get(id(function))
+    if known is None or known[0] is not function:
+        known = (function, yields_in(function.body.body))
+        _GENERATORS[id(function)] = known
+    return known[1]

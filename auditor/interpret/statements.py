@@ -23,6 +23,7 @@ from auditor.interpret.scopes import (
     assigned_targets,
     raises_in,
     self_method_calls,
+    yields_in,
 )
 from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
@@ -237,6 +238,8 @@ class Statements:
         text = f"set on a path that could not be decided: {why}"
         unknown = Unknown(text, location, Why.UNDECIDED, cause)
         names, self_attrs, returns, calls = assigned_targets(statements)
+        if frame.yielded is not None and yields_in(statements):  # its items undecided
+            returns = True
         for name in names:
             frame.locals[name] = unknown
         receiver = frame.receiver
