@@ -1,0 +1,1 @@
+"""pelicache: two-tier (GPU + pinned host) token KV cache for the pelican server."""

@@ -1,0 +1,1 @@
+"""corvid_kv: spec-driven KV storage for the corvid inference server."""

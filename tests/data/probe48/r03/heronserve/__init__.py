@@ -1,0 +1,1 @@
+"""heronserve: paged KV cache with a host page tier."""

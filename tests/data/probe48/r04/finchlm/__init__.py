@@ -1,0 +1,1 @@
+"""finchlm: disaggregated prefill/decode serving with int4 KV pages."""

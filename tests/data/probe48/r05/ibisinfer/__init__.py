@@ -1,0 +1,1 @@
+"""ibisinfer: vision-language serving with a CPU swap space for preempted requests."""

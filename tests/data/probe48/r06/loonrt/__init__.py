@@ -1,0 +1,1 @@
+"""loonrt: fp8 KV runtime with a host swap cache."""

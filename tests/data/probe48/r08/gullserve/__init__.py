@@ -1,0 +1,1 @@
+"""gullserve: int8 KV cache shared between prefill and decode workers."""
