@@ -17,6 +17,9 @@ class Limits:
     max_sequence_length: int = 10_000  # range() / list lengths the interpreter materialises
     max_shape_rank: int = 64  # dimensions in one tensor shape
     max_loop_iterations: int = 10_000  # iterations of one for/while statement
+    # items one generator run gives before it is stopped (run whole at its call: a stream
+    # with no end, `while True: yield n`, would spend the steps of the whole build)
+    max_generator_items: int = 1_024
     max_config_points: int = 4_096  # config points evaluated per pool or pair
 
 

@@ -1048,8 +1048,12 @@ class PoolEvaluator:
         ordered = [by_key[key] for key in sorted(by_key, key=order)]
         free = [name for name in varied if dims[name].free]
         apart: set[tuple[str, str]] = set()
+        # (a free parameter both pools take: sides apart at each of its samples are compared)
+        both = set(parameter_names(device_cls)) & (
+            set(parameter_names(host_cls)) if host_cls is not None else set()
+        )
         for name in free:
-            ordered, varied = settle_free(ordered, varied, name, apart)
+            ordered, varied = settle_free(ordered, varied, name, apart if name in both else None)
         return Evaluation(
             device_cls,
             host_cls,
@@ -1155,7 +1159,8 @@ def settle_free(
     """Fold the samples of a free parameter: per combination of the other dimensions, keep the
     first feasible sample's point; a buffer whose figure differs between samples is unresolved
     there, naming the parameter (its bytes per token per layer depend on a value nothing
-    gives)."""
+    gives). `apart_found`, given for a parameter both pools take, collects the buffers whose
+    two sides differ at every sample (compared at a sample, said: _apart_throughout)."""
     rest = [n for n in varied if n != name]
     groups: dict[tuple, list[PointResult]] = {}
     for point in points:
@@ -1165,7 +1170,7 @@ def settle_free(
         feasible = [p for p in group if p.infeasible is None and p.failure is None]
         chosen = feasible[0] if feasible else group[0]
         alike = _scaling_alike(feasible)
-        apart = _apart_throughout(feasible, name)
+        apart = _apart_throughout(feasible, name) if apart_found is not None else {}
         # device buffers no host holds under their name at any sample (LA003 decides whether
         # some host buffer mirrors them): what they hold is > 0 at every value, not its size
         hosted = {b for p in feasible for b in p.host}
@@ -1192,8 +1197,7 @@ def settle_free(
                         f"value; host and device disagree at every sample: {apart[buffer]})"
                     )
                     figures[buffer] = replace(figure, arithmetic=figure.arithmetic + note)
-                    if apart_found is not None:
-                        apart_found.add((buffer, name))
+                    apart_found.add((buffer, name))  # type: ignore[union-attr]
                 elif (
                     figure.resolved
                     and len(seen) > 1

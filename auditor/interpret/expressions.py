@@ -10,7 +10,7 @@ import libcst as cst
 
 from auditor import dtypes
 from auditor.interpret import environment, lanes, library
-from auditor.interpret.control import Infeasible, SiteReached
+from auditor.interpret.control import Infeasible, ReturnSignal, SiteReached
 from auditor.interpret.memos import MEMOS
 from auditor.interpret.scopes import Frame
 from auditor.interpret.syntax import location_of, source_of
@@ -659,9 +659,11 @@ def _yield(interp: Interpreter, node: cst.Yield, frame: Frame) -> Any:
         items = list(found)
     else:
         items = [interp.eval(node.value, frame)]
-    if len(frame.yielded) + len(items) > interp.limits.max_sequence_length:
-        frame.undecided_return = Unknown("a generator yields over the length limit", location)
-        return None
+    if len(frame.yielded) + len(items) > interp.limits.max_generator_items:
+        # (a stream with no end, `while True: yield n`): stopped here, its items unknown
+        limit = interp.limits.max_generator_items
+        frame.undecided_return = Unknown(f"a generator yields more than {limit} items", location)
+        raise ReturnSignal(None)
     frame.yielded.extend(items)
     return None
 

@@ -347,7 +347,7 @@ class Interpreter(Namespaces, Statements, Operators):
         self, obj: RuntimeObject, name: str, args: list, kwargs: dict, location: Location
     ) -> Any:
         """What a plain method of a stand-in's class gives, run on the stand-in; None where
-        its class defines no such method."""
+        its class defines no such method, or where running it raises."""
         for klass in obj.klass.mro():
             namespace = self.class_namespace(klass)
             if name not in namespace:
@@ -357,7 +357,11 @@ class Interpreter(Namespaces, Statements, Operators):
                 return None
             if value.has_decorator("staticmethod", "classmethod"):
                 return None
-            return self.call_function(value, obj, list(args), dict(kwargs), location, klass)
+            try:  # (a raise, as a base's `raise NotImplementedError` a subclass overrides:
+                # no answer of the class's own, so the sample, as before)
+                return self.call_function(value, obj, list(args), dict(kwargs), location, klass)
+            except Infeasible:
+                return None
         return None
 
     def _object_member(self, obj: RuntimeObject, name: str, location: Location) -> Any:
