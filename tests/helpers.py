@@ -250,6 +250,18 @@ def built_by_the_tree(
     return result
 
 
+def tree_modules(root: Path, monkeypatch: Any, package: str, *names: str) -> list:
+    """The tree's own modules `package.<name>`, imported for real (the oracle): whatever of
+    `package` an earlier tree left in `sys.modules` is dropped first, so each tree imports
+    its own (monkeypatch puts `sys.path` and `sys.modules` back after the test)."""
+    import sys
+
+    monkeypatch.syspath_prepend(str(root))
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    return [importlib.import_module(f"{package}.{name}") for name in names]
+
+
 def built_from_its_config(
     root: Path, monkeypatch: Any, package: str, module: str, function: str, config: str, **fields
 ):

@@ -9,14 +9,12 @@ any value"); where they agree at one, the buffer stays unresolved, naming the pa
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 import textwrap
 from types import SimpleNamespace
 
 import pytest
-from helpers import audit_json, finding_figures, write_tree
+from helpers import audit_json, finding_figures, tree_modules, write_tree
 
 from auditor.cli import main
 
@@ -83,10 +81,7 @@ def _tree(swap_body: str) -> dict[str, str]:
 
 
 def _real(root, monkeypatch):
-    monkeypatch.syspath_prepend(str(root))
-    for name in [n for n in sys.modules if n == "qkv" or n.startswith("qkv.")]:
-        monkeypatch.delitem(sys.modules, name)
-    build = importlib.import_module("qkv.build")
+    [build] = tree_modules(root, monkeypatch, "qkv", "build")
     model = SimpleNamespace(num_key_value_heads=8, num_hidden_layers=2, head_dim=128)
     opts = SimpleNamespace(tp=1, gpu_rows=64, swap_rows=32)
     gpu, swap = build.build(model, opts, device="meta", swap_device="meta")

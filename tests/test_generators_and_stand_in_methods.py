@@ -12,12 +12,10 @@ computes it. Checked against the tensors the tree's own code builds on the meta 
 
 from __future__ import annotations
 
-import importlib
-import sys
 from types import SimpleNamespace
 
 import pytest
-from helpers import assert_unknown, audit_json, evaluate, finding_figures, write_tree
+from helpers import assert_unknown, audit_json, evaluate, finding_figures, tree_modules, write_tree
 
 
 @pytest.mark.parametrize(
@@ -150,11 +148,8 @@ def test_a_prefill_cache_built_by_a_generator_is_paired_and_compared(
     report = audit_json(root, capsys)
     summary = report["summary"]
     assert summary["pairs_compared"] == summary["pairs"] == 1
-    monkeypatch.syspath_prepend(str(root))
-    for name in [n for n in sys.modules if n == "pd" or n.startswith("pd.")]:
-        monkeypatch.delitem(sys.modules, name)
-    build = importlib.import_module("pd.build")
-    quant = importlib.import_module("pd.quant").GroupQuant()
+    build, quant_module = tree_modules(root, monkeypatch, "pd", "build", "quant")
+    quant = quant_module.GroupQuant()
     model = SimpleNamespace(num_key_value_heads=8, num_hidden_layers=2, head_dim=128)
     prefill, decode = build.build(model, quant, 2, 64, 32, device="meta", decode_device="meta")
     real = {

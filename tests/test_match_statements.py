@@ -15,6 +15,7 @@ from helpers import (
     build_index,
     evaluate,
     finding_figures,
+    tree_modules,
     write_tree,
 )
 
@@ -193,18 +194,13 @@ _ONE_FP8 = """\
 def test_a_host_whose_match_misses_a_format_is_reported(
     tmp_path, capsys, monkeypatch, cases, drifted
 ):
-    import importlib
-    import sys
     from types import SimpleNamespace
 
     root = write_tree(tmp_path, _tree(cases))
     report = audit_json(root, capsys)
     summary = report["summary"]
     assert summary["pairs_compared"] == summary["pairs"] == 1
-    monkeypatch.syspath_prepend(str(root))
-    for name in [n for n in sys.modules if n == "tiers" or n.startswith("tiers.")]:
-        monkeypatch.delitem(sys.modules, name)
-    setup = importlib.import_module("tiers.setup")
+    [setup] = tree_modules(root, monkeypatch, "tiers", "setup")
     args = SimpleNamespace(gpu_slots=64, host_slots=128, kv_format="fp8_e5m2")
     gpu, cpu = setup.make_tiers(
         {"kv_heads": 8, "head_dim": 128, "layers": 2}, args, device="meta", host="meta"

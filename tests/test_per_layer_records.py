@@ -7,11 +7,8 @@ code builds on torch's meta device."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-
 import pytest
-from helpers import audit_json, finding_figures, write_tree
+from helpers import audit_json, finding_figures, tree_modules, write_tree
 
 
 def _tree(host_width: str) -> dict[str, str]:
@@ -77,10 +74,7 @@ def test_records_per_layer_are_buffers(tmp_path, capsys, monkeypatch, width, dri
     report = audit_json(root, capsys)
     summary = report["summary"]
     assert summary["pairs_compared"] == summary["pairs"] == 1
-    monkeypatch.syspath_prepend(str(root))
-    for name in [n for n in sys.modules if n == "slabs" or n.startswith("slabs.")]:
-        monkeypatch.delitem(sys.modules, name)
-    boot = importlib.import_module("slabs.boot")
+    [boot] = tree_modules(root, monkeypatch, "slabs", "boot")
     gpu, cpu = boot.boot({"layers": 2, "kv_heads": 8, "head_dim": 128}, device="meta", host="meta")
     real = {
         field: tuple(

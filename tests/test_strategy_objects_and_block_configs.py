@@ -12,11 +12,8 @@ paths. Checked against the tensors the tree's own code builds on the meta device
 
 from __future__ import annotations
 
-import importlib
-import sys
-
 import pytest
-from helpers import audit_json, finding_figures, write_tree
+from helpers import audit_json, finding_figures, tree_modules, write_tree
 
 
 def _tree(swap_dtype: str) -> dict[str, str]:
@@ -121,15 +118,9 @@ def _tree(swap_dtype: str) -> dict[str, str]:
 
 def _built_on_meta(root, monkeypatch):
     """Both caches as the tree's own `build_caches` builds them, on the meta device."""
-    monkeypatch.syspath_prepend(str(root))
-    for name in [n for n in sys.modules if n == "sc" or n.startswith("sc.")]:
-        monkeypatch.delitem(sys.modules, name)
-    settings = importlib.import_module("sc.settings")
-    engine = importlib.import_module("sc.engine")
+    settings, engine = tree_modules(root, monkeypatch, "sc", "settings", "engine")
     shape = settings.ModelShape({"num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 4})
     built = engine.build_caches(shape, settings.StoreConfig(), device="meta", swap_device="meta")
-    for name in [n for n in sys.modules if n == "sc" or n.startswith("sc.")]:
-        monkeypatch.delitem(sys.modules, name)
     return built
 
 

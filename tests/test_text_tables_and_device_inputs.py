@@ -14,12 +14,10 @@ the meta device."""
 
 from __future__ import annotations
 
-import importlib
-import sys
 from types import SimpleNamespace
 
 import pytest
-from helpers import audit_json, finding_figures, write_tree
+from helpers import audit_json, finding_figures, tree_modules, write_tree
 
 
 def _tree(host_row: str) -> dict[str, str]:
@@ -81,10 +79,7 @@ def _tree(host_row: str) -> dict[str, str]:
 
 
 def _real(root, monkeypatch, kind):
-    monkeypatch.syspath_prepend(str(root))
-    for name in [n for n in sys.modules if n == "rows" or n.startswith("rows.")]:
-        monkeypatch.delitem(sys.modules, name)
-    setup = importlib.import_module("rows.setup")
+    [setup] = tree_modules(root, monkeypatch, "rows", "setup")
     model = SimpleNamespace(kv_heads=8, head_dim=128, n_layers=2)
     cache = SimpleNamespace(kind=kind, gpu_rows=64, host_rows=32)
     gpu, cpu = setup.setup(model, cache, 2, device="meta", host="meta")

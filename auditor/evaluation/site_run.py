@@ -437,15 +437,7 @@ def _unsupplied_input(
     name = param.name.value
     if not site.device_at or name in values or param.default is not None:
         return False  # (device_at: kept by the device's own run, run_device's shadow)
-    if _read_as_object(site, function, name):
-        return True
-    key = ("<arithmetic operands>", id(function.node))  # once per site
-    memo = site.substituted
-    if key not in memo:
-        visitor = _Operands()
-        function.node.body.visit(visitor)
-        memo[key] = frozenset(visitor.names)
-    return name in memo[key]
+    return _read_as_object(site, function, name) or name in _names_in(site, function, _Operands)
 
 
 class _Operands(cst.CSTVisitor):
@@ -464,15 +456,19 @@ def _read_as_object(site: ConstructionSite, function: FunctionInfo, name: str) -
     """Does the function read attributes off its parameter (`s.head_dim`) or pass it whole to
     a pool's config-object parameter? Else it holds one value (`page_size: int = 1`, a dtype,
     `v_head_dim=None`): the point's, or its default, as any other parameter."""
-    if name in dict(site.stand_ins):
-        return True
-    key = ("<attribute roots>", id(function.node))  # once per site (asked at every build)
+    return name in dict(site.stand_ins) or name in _names_in(site, function, _AttributeRoots)
+
+
+def _names_in(site: ConstructionSite, function: FunctionInfo, finder: type) -> frozenset[str]:
+    """The names a visitor class collects (`names`) over the function's body, once per site
+    and finder (asked at every build)."""
+    key = (finder.__name__, id(function.node))
     memo = site.substituted
     if key not in memo:
-        visitor = _AttributeRoots()
+        visitor = finder()
         function.node.body.visit(visitor)
-        memo[key] = frozenset(visitor.roots)
-    return name in memo[key]
+        memo[key] = frozenset(visitor.names)
+    return memo[key]
 
 
 def _loose(site: ConstructionSite, function: FunctionInfo, param: cst.Param, values) -> bool:
@@ -518,11 +514,11 @@ class _AttributeRoots(cst.CSTVisitor):
     """The names attributes are read off (`s` of `s.head_dim`)."""
 
     def __init__(self) -> None:
-        self.roots: set[str] = set()
+        self.names: set[str] = set()
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Name):
-            self.roots.add(node.value.value)
+            self.names.add(node.value.value)
 
 
 def stand_in_path(param: cst.Param, function: cst.FunctionDef | None = None) -> str:
