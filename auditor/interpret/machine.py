@@ -347,7 +347,11 @@ class Interpreter(Namespaces, Statements, Operators):
         self, obj: RuntimeObject, name: str, args: list, kwargs: dict, location: Location
     ) -> Any:
         """What a plain method of a stand-in's class gives, run on the stand-in; None where
-        its class defines no such method, or where running it raises."""
+        its class defines no such method, a class of the tree deriving from it defines it
+        again (roles.py `_overridden`), or running it raises."""
+        below = self.index.all_subclasses(obj.klass)
+        if any(sub is not obj.klass and name in sub.methods for sub in below):
+            return None  # (the object passed may be a subclass's: its own method runs)
         for klass in obj.klass.mro():
             namespace = self.class_namespace(klass)
             if name not in namespace:
