@@ -1226,6 +1226,18 @@ def settle_free(
     return kept, rest
 
 
+def _paired_buffers(points: list[PointResult]) -> list[tuple[str, str]]:
+    """(host buffer, device buffer) held at every point: one name on both sides, or named
+    otherwise and paired one to one by what their names say they hold (buffer_roles)."""
+    hosted = set.intersection(*(set(p.host) for p in points))
+    held = set.intersection(*(set(p.device) for p in points))
+    pairs = [(n, n) for n in sorted(hosted & held)]
+    pairs += list(
+        (buffer_roles.matching(sorted(hosted - held), sorted(held - hosted)) or {}).items()
+    )
+    return pairs
+
+
 def _scaling_alike(points: list[PointResult]) -> set[str]:
     """Buffers of one name on both sides (or named otherwise, paired one to one by what their
     names say they hold: buffer_roles) whose figures keep one ratio at every sample of a free
@@ -1233,12 +1245,7 @@ def _scaling_alike(points: list[PointResult]) -> set[str]:
     they are compared at a sample rather than left unresolved. Both sides' names."""
     if not points:
         return set()
-    hosted = set.intersection(*(set(p.host) for p in points))
-    held = set.intersection(*(set(p.device) for p in points))
-    pairs = [(n, n) for n in sorted(hosted & held)]
-    pairs += list(
-        (buffer_roles.matching(sorted(hosted - held), sorted(held - hosted)) or {}).items()
-    )
+    pairs = _paired_buffers(points)
     alike = set()
     for host_name, device_name in pairs:
         ratios = set()
@@ -1262,12 +1269,7 @@ def _apart_throughout(points: list[PointResult], name: str) -> dict[str, str]:
     rather than left unresolved. Both sides' names -> the figures at each sample."""
     if len(points) < 2:
         return {}
-    hosted = set.intersection(*(set(p.host) for p in points))
-    held = set.intersection(*(set(p.device) for p in points))
-    pairs = [(n, n) for n in sorted(hosted & held)]
-    pairs += list(
-        (buffer_roles.matching(sorted(hosted - held), sorted(held - hosted)) or {}).items()
-    )
+    pairs = _paired_buffers(points)
     apart: dict[str, str] = {}
     for host_name, device_name in pairs:
         shown = []
