@@ -318,7 +318,6 @@ UNRESOLVED = {
     "probe29/r08": 4,
     "probe32/r01": 1,
     "probe37/r04": 1,
-    "probe33/r02": 8,  # the cache mode's width table read at sampled head sizes
     "probe36/r08": 8,  # the KV dtype table looked up with sampled names it lacks
     "probe41/r03": 1,  # `num_kv_heads // tp_size` of samples dividing by zero heads
     "probe41/r08": 1,

@@ -271,6 +271,7 @@ class PoolEvaluator:
         self.demands: set[tuple[str, Any]] = set()  # of the evaluation running (ConfigPoint)
         self.pending: set[str] = set()  # stand-ins' attributes read with no value (composed)
         self.fallbacks: dict[str, str] = {}  # the text each falls back to, if any
+        self.options: dict[str, tuple] = {}  # command-line options with choices (cli_args)
         self.lookups: set[tuple[str, str]] = set()  # (dimension, table key) of the points
         self.point_demands: set[tuple[str, Any]] = set()  # of the point running
         self.first_builds = FirstBuilds(index)  # outcomes shared by a device's evaluations
@@ -765,6 +766,8 @@ class PoolEvaluator:
             reads |= point.reads
             self.pending |= point.pending
             self.fallbacks.update(point.fallbacks)
+            for name, choices in point.options.items():
+                self.options.setdefault(name, choices)
             self.lookups |= point.lookups
             for variable in point.unset:  # read as unset: said with the figures
                 note = unset_note(variable)
@@ -961,7 +964,20 @@ class PoolEvaluator:
         self.pending = set()
         self.fallbacks = {}
         self.lookups = set()
+        self.options = {}
         points, varied, truncated = explore(dims, run, self.limits.max_config_points)
+        for _ in range(DEMAND_ROUNDS):
+            # the choices of the command-line options the code parses (cli_args.py): each a
+            # dimension of its own, the default first (the points so far ran with it)
+            extra = {n: v for n, v in self.options.items() if n not in dims}
+            if truncated or not extra:
+                break
+            for name, choices in extra.items():
+                dims[name] = Dimension(name, choices)
+            results.clear()
+            read.clear()
+            self.demands = set()
+            points, varied, truncated = explore(dims, run, self.limits.max_config_points)
         demanded: dict[str, list[Any]] = {}
         over: dict[str, list[Any]] = {}  # demanded beyond DEMANDED_PER_DIMENSION
 

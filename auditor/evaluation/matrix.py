@@ -21,7 +21,7 @@ from auditor.frontend.behaviour import names_a_budget
 from auditor.frontend.index import ClassInfo, dotted
 from auditor.interpret import enums
 from auditor.interpret.environment import flag_dimension, switch_dimension
-from auditor.interpret.values import MemberName
+from auditor.interpret.values import MemberName, StandInSample
 from auditor.settings import PlatformValues, Settings
 
 
@@ -252,13 +252,39 @@ def dimensions(
                         continue
                     if dimension is None and unsaid:
                         # read, and nothing says what it holds (a dict's key, an untyped
-                        # object's attribute): a number, sampled
-                        dimension = Dimension(name, OBJECT_SAMPLES)
+                        # object's attribute): a number, sampled, which a text it is compared
+                        # with demands (`cfg["kv_cache_dtype"] == "auto"`: StandInSample)
+                        dimension = Dimension(name, tuple(map(StandInSample, OBJECT_SAMPLES)))
                     elif dimension is not None and unsaid and dimension.values == INT_SAMPLES:
-                        dimension = replace(dimension, values=OBJECT_SAMPLES)
+                        dimension = replace(
+                            dimension, values=tuple(map(StandInSample, OBJECT_SAMPLES))
+                        )
                     if dimension is not None:  # a model dimension, as the pack's head_dim:
                         found[name] = replace(dimension, free=False)  # varied, not settled
+    if roles is not None and len(classes) > 1:
+        _keys_of_each(found, classes, roles)
     return found
+
+
+def _keys_of_each(found: dict[str, Dimension], classes: list[ClassInfo], roles: Any) -> None:
+    """A text parameter the pools of a pair each look up in a table of their own: the keys
+    of each side's table. Each table gives one key per value it holds (dtype_table_keys), and
+    only the first class's dimension was kept: a host table sending two names the device's
+    keeps apart to one width tried only one of them, which may be the one that agrees."""
+    for name, dimension in list(found.items()):
+        if dimension.free or not all(type(v) is str for v in dimension.values):
+            continue
+        keys = [
+            key
+            for cls in classes
+            if (facts := roles.facts(cls)) is not None and name in facts.params
+            for key in facts.table_keys.get(name, ())
+            if type(key) is str
+        ]
+        if keys and not set(keys) <= set(dimension.values):
+            found[name] = replace(
+                dimension, values=tuple(dict.fromkeys([*dimension.values, *keys]))
+            )
 
 
 def probe_dimensions(values: Settings | PlatformValues) -> dict[str, Dimension]:

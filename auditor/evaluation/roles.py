@@ -61,6 +61,17 @@ from auditor.settings import Settings
 _PLAIN_VALUES = frozenset({"str", "int", "float", "bool", "bytes"})  # annotations of a value
 
 
+def _scalar_default(default: str | None) -> bool:
+    """Is a parameter's default (its source text) a literal text, number or flag?"""
+    if default is None:
+        return False
+    try:
+        value = ast.literal_eval(default)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return isinstance(value, (str, bytes, int, float))  # (bools are ints; None is not here)
+
+
 @dataclass(frozen=True)
 class HostRole:
     """The parameter a host mirror receives its device pool by, and how that was seen."""
@@ -783,6 +794,8 @@ class RoleBook:
         whose `torch_dtype` its class computes from the member: matrix.enum_members)?"""
         if self._pool_typed(cls, name, facts):
             return True
+        if name in facts.params and _scalar_default(facts.params[name].default):
+            return True  # `kv_cache_dtype="auto"`: one value (`.startswith` is a text's)
         annotation = facts.params[name].annotation if name in facts.params else None
         if annotation is None or not annotation.isidentifier():
             return False

@@ -13,7 +13,7 @@ import libcst as cst
 
 from auditor.frontend.index import ClassInfo
 from auditor.interpret.control import Infeasible
-from auditor.interpret.values import Instance, RuntimeObject, Unknown, is_unknown
+from auditor.interpret.values import ClassRef, Instance, RuntimeObject, Unknown, is_unknown
 
 _ENUM_BASES = ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag")
 _MIXINS = ("builtins.str", "builtins.int", "str", "int", "IntEnum", "StrEnum", "IntFlag")
@@ -58,6 +58,21 @@ def make_member(cls: ClassInfo, name: str, value: Any) -> Instance:
     return Instance(cls, attrs={"name": name, "value": value, "_name_": name, "_value_": value})
 
 
+def initialise(interpreter, member: Instance, location) -> None:
+    """An enum whose class defines `__init__` (`BF16 = ("bf16", torch.bfloat16, 0)` with
+    `def __init__(self, tag, dtype, tile): self.tag = tag`): Python calls it on each member
+    with the member's value, a tuple unpacked; what it sets is the member's."""
+    init = member.cls.find_method("__init__")
+    if init is None:
+        return
+    owner = next(k for k in member.cls.mro() if k.methods.get(init.name) is init)
+    value = member.attrs["_value_"]
+    args = list(value) if type(value) is tuple else [value]
+    result = interpreter.call_function(init, member, args, {}, location, owner)
+    if is_unknown(result) and member.incomplete is None:
+        member.incomplete = result
+
+
 def is_member(value: Any) -> bool:
     return isinstance(value, Instance) and "_value_" in value.attrs and is_enum(value.cls)
 
@@ -67,6 +82,26 @@ def mixin_value(value: Any) -> Any:
     if is_member(value) and _is_mixin(value.cls):
         return value.attrs["_value_"]
     return value
+
+
+def iterated(interpreter, value: Any, location) -> Any:
+    """What iterating a value yields where it is an enum class (`for member in cls:`): its
+    members in order, aliases left out, as Python gives them; any other value as it is."""
+    if type(value) is not ClassRef or not is_enum(value.cls):
+        return value
+    members: list = []
+    for name in member_names(value.cls):
+        member = interpreter.class_attribute(value.cls, name, location, receiver=None)
+        if is_unknown(member):
+            return member
+        if not is_member(member):
+            continue
+        own = member.attrs["_value_"]
+        if is_unknown(own):  # (which members are aliases is not known)
+            return Unknown(f"value of {value.cls.name}.{name} is unresolved", location, cause=own)
+        if all(seen.attrs["_value_"] != own for seen in members):  # an alias: not iterated
+            members.append(member)
+    return members
 
 
 def lookup(interpreter, cls: ClassInfo, args: list, location) -> Any:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor import dtypes
-from auditor.interpret import environment, lanes, library
+from auditor.interpret import enums, environment, lanes, library
 from auditor.interpret.control import Infeasible, ReturnSignal, SiteReached
 from auditor.interpret.memos import MEMOS
 from auditor.interpret.scopes import Frame
@@ -26,6 +26,7 @@ from auditor.interpret.values import (
     Partial,
     PartialSequence,
     RuntimeObject,
+    StandInSample,
     SuperProxy,
     Tensor,
     Unknown,
@@ -294,6 +295,7 @@ def _boolean(interp: Interpreter, node: cst.BooleanOperation, frame: Frame) -> A
 _LITERAL_NODES = (cst.Integer, cst.SimpleString)
 _EQUALITY = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 _MEMBERSHIP = (cst.In, cst.NotIn)
+_NAMED_CONSTANTS = frozenset({"None", "True", "False"})
 
 
 def _is_literal(node: cst.BaseExpression) -> bool:
@@ -314,10 +316,18 @@ def _note_literals(interp: Interpreter, left_node, left, operator, right_node, r
             interp.point.compared_with_literal(left, right)
         elif _is_literal(left_node):
             interp.point.compared_with_literal(right, left)
+        elif type(left) is StandInSample and type(right) is str:
+            # a number standing in for a text the code compares with a text it computed
+            # (`member.flag == flag` over an enum's members): that text is one it accepts
+            interp.point.compared_with_literal(left, right)
+        elif type(right) is StandInSample and type(left) is str:
+            interp.point.compared_with_literal(right, left)
     elif isinstance(operator, _MEMBERSHIP) and isinstance(right, (tuple, list, frozenset)):
         if isinstance(right_node, (cst.Tuple, cst.List, cst.Set)) and all(
-            isinstance(e.value, _LITERAL_NODES) for e in right_node.elements
-        ):
+            isinstance(e.value, _LITERAL_NODES)
+            or (isinstance(e.value, cst.Name) and e.value.value in _NAMED_CONSTANTS)
+            for e in right_node.elements
+        ):  # (`fmt in (None, "auto")`: None is no text the code demands, the rest are)
             for literal in right:
                 interp.point.compared_with_literal(left, literal)
 
@@ -423,6 +433,8 @@ def _comprehension_items(interp: Interpreter, comp: cst.CompFor, frame: Frame, p
     iterable = interp.eval(comp.iter, frame)
     if isinstance(iterable, dict):
         iterable = list(iterable)
+    elif type(iterable) is ClassRef:  # `[m for m in KVFormat]`
+        iterable = enums.iterated(interp, iterable, _location(frame, comp))
     if not isinstance(iterable, (list, tuple, str, frozenset)):
         lanes.refuse(iterable)
         raise _Undetermined(

@@ -9,14 +9,16 @@ from __future__ import annotations
 import builtins
 import json
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor import dtypes
-from auditor.interpret import closed_classes, environment, lanes
+from auditor.interpret import cli_args, closed_classes, enums, environment, folds, lanes
 from auditor.interpret.values import (
     LANES_ACTIVE,
+    AttributeBag,
     BoundBuiltin,
     ClassRef,
     DefaultDict,
@@ -36,6 +38,11 @@ from auditor.interpret.values import (
     is_unknown,
 )
 from auditor.location import Location
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # (the package's own dependency there)
+    import tomli as tomllib
 
 if TYPE_CHECKING:
     from auditor.interpret.machine import Interpreter
@@ -232,7 +239,7 @@ def _min_max(fn: Callable) -> Callable:
     def run(args: list, kwargs: dict, ctx: CallContext):
         if len(args) == 1 and is_unknown(args[0]):
             return args[0]
-        if kwargs.get("key") is not None or set(kwargs) - {"key", "default"}:
+        if set(kwargs) - {"key", "default"}:
             return ctx.unknown(f"{fn.__name__}() with these keyword arguments is not modelled")
         if len(args) == 1:  # one argument: Python iterates it, and an int is an error
             if not isinstance(args[0], (list, tuple, frozenset, str, dict)):
@@ -247,12 +254,29 @@ def _min_max(fn: Callable) -> Callable:
             return unknown
         if not items:
             return kwargs.get("default", ctx.unknown(f"{fn.__name__}() of an empty sequence"))
+        keys = _keys_of(items, kwargs.get("key"), ctx)
+        if is_unknown(keys):
+            return keys
         try:
-            return fn(items)
+            return items[fn(range(len(items)), key=keys.__getitem__)]
         except TypeError as error:
             return ctx.unknown(f"{fn.__name__}(): {error}")
 
     return run
+
+
+def _keys_of(items: list, key: Any, ctx: CallContext) -> list | Unknown:
+    """What `min`, `max` and `sorted` compare: the items, or `key(item)` of each, called
+    through the interpreter (`max(specs, key=lambda s: s.page_size)`)."""
+    if key is None:
+        return list(items)
+    keys = []
+    for item in items:
+        found = ctx.interpreter.call(key, [item], {}, ctx.location)
+        if is_unknown(found):
+            return found
+        keys.append(found)
+    return keys
 
 
 def _numeric(fn: Callable, name: str) -> Callable:
@@ -411,6 +435,8 @@ def unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
 def _to_tuple(args: list, kwargs: dict, ctx: CallContext):
     if not args:
         return ()
+    if type(args[0]) is ClassRef:  # `list(KVFormat)`: its members
+        args = [enums.iterated(ctx.interpreter, args[0], ctx.location)]
     if is_unknown(args[0]):
         return args[0]
     if isinstance(args[0], (tuple, list, str)):
@@ -438,9 +464,35 @@ def _to_list(args: list, kwargs: dict, ctx: CallContext):
     return result if is_unknown(result) else list(result)
 
 
+def _to_frozenset(args: list, kwargs: dict, ctx: CallContext, name: str):
+    """`set(items)` / `frozenset(items)` of known hashable items, for membership tests (`i not
+    in set(local_layers)`): a frozenset, so that changing it (`s.add(x)`) stays unknown."""
+    if kwargs or len(args) > 1:
+        return ctx.unknown(f"{name}() takes one iterable")
+    items = _to_tuple(args, {}, ctx)
+    if is_unknown(items):
+        return items
+    try:
+        return frozenset(items)
+    except TypeError:  # (Python refuses unhashable items too)
+        return ctx.unknown(f"{name}() of unhashable items")
+
+
 def _to_dict(args: list, kwargs: dict, ctx: CallContext):
+    if args and is_unknown(args[0]):
+        return args[0]
     if args and isinstance(args[0], dict):
         return {**args[0], **kwargs}
+    if args and isinstance(args[0], (list, tuple)):  # `dict(zip(names, sizes))`: of pairs
+        unknown = first_unknown(args[0])
+        if unknown is not None:
+            return unknown
+        if not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in args[0]):
+            return ctx.unknown("dict() of items that are not pairs")
+        try:
+            return {**dict(args[0]), **kwargs}
+        except TypeError:  # (an unhashable key: Python refuses it too)
+            return ctx.unknown("dict() of pairs with an unhashable key")
     if args:
         return ctx.unknown("dict() from a value the interpreter does not model")
     return dict(kwargs)
@@ -496,22 +548,30 @@ def _map(args: list, kwargs: dict, ctx: CallContext):
 
 
 def _sorted(args: list, kwargs: dict, ctx: CallContext):
-    """`sorted(items)`, `sorted(items, reverse=True)` of numbers or text (a `key` function is
-    not modelled), as a list."""
-    if len(args) != 1 or set(kwargs) - {"reverse"}:
-        return ctx.unknown("sorted() with a key or more than one argument is not modelled")
+    """`sorted(items, key=..., reverse=...)` of numbers or text (or items whose keys are),
+    as a list."""
+    if len(args) != 1 or set(kwargs) - {"reverse", "key"}:
+        return ctx.unknown("sorted() takes one iterable, a key and reverse")
     unknown = first_unknown([args[0], *kwargs.values()])
     if unknown is not None:
         return unknown
     items = list(args[0].keys()) if isinstance(args[0], dict) else args[0]
+    if isinstance(items, frozenset):  # (a set: sorted gives its items in order)
+        items = list(items)
     if not isinstance(items, (list, tuple, str, range)):
         return ctx.unknown("sorted() of a value the interpreter does not model")
-    if not all(isinstance(i, (int, float, str)) and not isinstance(i, bool) for i in items):
+    keys = _keys_of(list(items), kwargs.get("key"), ctx)
+    if is_unknown(keys):
+        return keys
+    if not all(isinstance(k, (int, float, str)) and not isinstance(k, bool) for k in keys):
         return ctx.unknown("sorted() of values other than numbers and text")
     try:
-        return sorted(items, reverse=bool(kwargs.get("reverse", False)))
+        order = sorted(
+            range(len(keys)), key=keys.__getitem__, reverse=bool(kwargs.get("reverse", False))
+        )
     except TypeError:
         return ctx.unknown("sorted() of numbers mixed with text")
+    return [items[i] for i in order]
 
 
 def _reversed(args: list, kwargs: dict, ctx: CallContext):
@@ -603,6 +663,17 @@ def _len(args: list, kwargs: dict, ctx: CallContext):
     return ctx.unknown("len() of a value the interpreter does not model")
 
 
+def _simple_namespace(args: list, kwargs: dict, ctx: CallContext):
+    """`types.SimpleNamespace(tp=2, kv_dtype="fp8")`: an object holding those attributes."""
+    if len(args) > 1 or (args and not isinstance(args[0], dict)):
+        return ctx.unknown("SimpleNamespace() of a value that is not a known mapping")
+    attrs = dict(args[0]) if args else {}
+    if not all(isinstance(k, str) for k in attrs):
+        return ctx.unknown("SimpleNamespace() of a mapping with keys that are not texts")
+    attrs.update(kwargs)
+    return AttributeBag("types.SimpleNamespace", attrs)
+
+
 def _defaultdict(args: list, kwargs: dict, ctx: CallContext):
     factory = args[0] if args else None
     if len(args) > 1 and not isinstance(args[1], dict):
@@ -673,6 +744,9 @@ def set_attribute(args: list, kwargs: dict, ctx: CallContext):
     if len(args) != 3 or kwargs:
         return ctx.unknown("setattr() needs an object, a name and a value")
     obj, name, value = args
+    if isinstance(obj, AttributeBag) and isinstance(name, str):
+        obj.attrs[name] = value
+        return None
     if not isinstance(obj, Instance):
         return ctx.unknown("setattr() on an object the interpreter does not model")
     if not isinstance(name, str):
@@ -757,6 +831,45 @@ def _json_loads(args: list, kwargs: dict, ctx: CallContext):
         return json.loads(args[0])
     except ValueError as error:  # the code would raise here too: no layout to read
         return ctx.unknown(f"json.loads() of a text that is no JSON: {error}")
+
+
+_JSON_DUMPS_OPTIONS = frozenset({"indent", "sort_keys", "separators", "ensure_ascii"})
+
+
+def _json_dumps(args: list, kwargs: dict, ctx: CallContext):
+    """`json.dumps(data)` of plain data: the text, as a layout sent through JSON is (read back
+    by `json.loads`, tuples become lists, as they do). Hooks (`default=`, `cls=`) are not
+    modelled."""
+    if len(args) != 1 or set(kwargs) - _JSON_DUMPS_OPTIONS:
+        return ctx.unknown("json.dumps() of one value, with options other than formatting")
+    unknown = first_unknown([args[0], *kwargs.values()])
+    if unknown is not None:
+        return unknown
+    if not _plain_data(args[0]) or not all(_plain_data(v) for v in kwargs.values()):
+        return ctx.unknown("json.dumps() of a value that is not plain data")
+    try:
+        text = json.dumps(args[0], **kwargs)
+    except (TypeError, ValueError) as error:  # (a key JSON refuses: the code raises too)
+        return ctx.unknown(f"json.dumps(): {error}")
+    if len(text) > JSON_TEXT_LIMIT:
+        return ctx.unknown(f"json.dumps() of a text over {JSON_TEXT_LIMIT} characters")
+    return text
+
+
+def _toml_loads(args: list, kwargs: dict, ctx: CallContext):
+    """`tomllib.loads(TEXT)` of a known text: a config embedded in a module as TOML. Values
+    TOML gives that are not plain data (dates, times) leave the result unknown."""
+    if kwargs or len(args) != 1 or not isinstance(args[0], str):
+        return ctx.unknown("tomllib.loads() of a value that is not a known text")
+    if len(args[0]) > JSON_TEXT_LIMIT:
+        return ctx.unknown(f"tomllib.loads() of a text over {JSON_TEXT_LIMIT} characters")
+    try:
+        value = tomllib.loads(args[0])
+    except tomllib.TOMLDecodeError as error:  # the code would raise here too
+        return ctx.unknown(f"tomllib.loads() of a text that is no TOML: {error}")
+    if not _plain_data(value):
+        return ctx.unknown("tomllib.loads() gave dates or times, which are not modelled")
+    return value
 
 
 def _copy_of(deep: bool) -> Callable:
@@ -896,9 +1009,16 @@ FUNCTIONS: dict[str, Callable] = {
     "builtins.tuple": _to_tuple,
     "builtins.list": _to_list,
     "builtins.dict": _to_dict,
+    "builtins.set": lambda args, kwargs, ctx: _to_frozenset(args, kwargs, ctx, "set"),
+    "builtins.frozenset": lambda args, kwargs, ctx: _to_frozenset(args, kwargs, ctx, "frozenset"),
     "builtins.print": _ignore,
     "collections.defaultdict": _defaultdict,
+    "types.SimpleNamespace": _simple_namespace,
+    "argparse.ArgumentParser": cli_args.new_parser,
     "json.loads": _json_loads,
+    "json.dumps": _json_dumps,
+    "tomllib.loads": _toml_loads,
+    "tomli.loads": _toml_loads,
     "dataclasses.replace": _dataclass_replace,
     "builtins.object.__setattr__": lambda args, kwargs, ctx: set_attribute(args, kwargs, ctx),
     "copy.copy": _copy_of(deep=False),
@@ -912,6 +1032,8 @@ FUNCTIONS: dict[str, Callable] = {
     "math.sqrt": _numeric(math.sqrt, "math.sqrt"),
     "math.isqrt": _numeric(math.isqrt, "math.isqrt"),
     "math.gcd": _numeric(math.gcd, "math.gcd"),
+    "math.lcm": _numeric(math.lcm, "math.lcm"),
+    "math.log": _numeric(math.log, "math.log"),
     "triton.cdiv": _cdiv,
     "torch.Size": _to_tuple,
     # a module's parameters and their lists hold the tensors they are given (no copy): the
@@ -936,6 +1058,7 @@ FUNCTIONS: dict[str, Callable] = {
         for owner in ("logging", "logging.Logger")
         for level in ("debug", "info", "warning", "warn", "error", "exception", "critical", "log")
     },
+    **folds.FUNCTIONS,
 }
 
 
@@ -1050,6 +1173,6 @@ def value_attribute(value: Any, name: str, location: Location):
         if name in value.fields:
             return value.fields[name]
         return Unknown(f"{value.kind} attribute {name!r} is not modelled", location)
-    if isinstance(value, (list, tuple, dict, str)):
+    if isinstance(value, (list, tuple, dict, str, cli_args.ArgParser)):
         return BoundBuiltin(value, name)
     return Unknown(f"attribute {name!r} of {type(value).__name__} is not modelled", location)

@@ -30,6 +30,7 @@ from auditor.interpret.scopes import (
 )
 from auditor.interpret.statements import Statements
 from auditor.interpret.values import (
+    AttributeBag,
     BoundBuiltin,
     ClassRef,
     ExternalRef,
@@ -41,6 +42,7 @@ from auditor.interpret.values import (
     OneShot,
     Partial,
     RuntimeObject,
+    StandInSample,
     SuperProxy,
     Unknown,
     Why,
@@ -48,13 +50,6 @@ from auditor.interpret.values import (
 )
 from auditor.limits import DEFAULT_LIMITS, Limits
 from auditor.location import Location
-
-
-class StandInSample(int):
-    """A number a composed run gives an attribute of a stand-in nothing says the type of
-    (evaluate.py): compared with text, it demands that text (ConfigPoint._compared)."""
-
-    __slots__ = ()
 
 
 class ConfigPoint:
@@ -72,6 +67,9 @@ class ConfigPoint:
         # the text a pending attribute read as a key falls back to (`hf.get("torch_dtype",
         # "bfloat16")`): the value it is sampled with, as the code's own (evaluate.py)
         self.fallbacks: dict[str, str] = {}
+        # command-line options the code parses with their choices (cli_args.py): name -> the
+        # values the evaluation varies them over, the default first
+        self.options: dict[str, tuple] = {}
         # (dimension, key) of each table a text value of the point was looked up in
         # (`KV_DTYPES[kv]`): the other texts the code accepts there (evaluate.py)
         self.lookups: set[tuple[str, str]] = set()
@@ -130,13 +128,14 @@ class ConfigPoint:
                 if self.values[name] is value:
                     (self.lane_demands if lane else self.demands).add((name, literal))
             return
-        if kind is not type(value) or kind not in (int, str) or value == literal:
+        own_kind = int if type(value) is StandInSample else type(value)
+        if kind is not own_kind or kind not in (int, str) or value == literal:
             return
         for name in self.reads:  # a dimension the code read, holding that value
             own = self.values[name]
             if lane is not None:
                 own = lanes.lane_view(own, lane)
-            if type(own) is kind and own == value:
+            if (int if type(own) is StandInSample else type(own)) is kind and own == value:
                 (self.lane_demands if lane else self.demands).add((name, literal))
 
 
@@ -232,6 +231,8 @@ class Interpreter(Namespaces, Statements, Operators):
             return self.module_member(obj.module, name, location, set())
         if isinstance(obj, ExternalRef):
             return library.external_attribute(obj.name, name, location)
+        if type(obj) is AttributeBag:
+            return obj.attrs.get(name, ABSENT)
         if isinstance(obj, RuntimeObject):
             if obj.given and obj.klass is not None:
                 # a composed run's stand-in (site_run.py): what its class computes from its

@@ -6,7 +6,7 @@ from typing import Any
 
 from auditor import dtypes
 from auditor.frontend.behaviour import TENSOR_ALLOCATORS
-from auditor.interpret import environment, lanes
+from auditor.interpret import cli_args, environment, lanes
 from auditor.interpret.expressions import tensor_view
 from auditor.interpret.library import (
     CallContext,
@@ -97,6 +97,8 @@ def _listed(point: Any, receiver: RuntimeObject, args: list) -> bool:
 
 def call_method(method: BoundBuiltin, args: list, kwargs: dict, ctx: CallContext) -> Any:
     receiver, name = method.receiver, method.name
+    if type(receiver) is cli_args.ArgParser:
+        return cli_args.call(receiver, name, args, kwargs, ctx)
     if isinstance(receiver, RuntimeObject):
         if name in environment.CONFIG_READS and "()" not in receiver.path:
             return _config_get(receiver, name, args, kwargs, ctx)

@@ -44,7 +44,7 @@ from auditor.location import Location
 BUILTIN_NAMES = frozenset(
     "int float bool str abs round divmod min max sum len any all range isinstance hasattr getattr "
     "type tuple list dict print super object Exception ValueError NotImplementedError callable "
-    "zip enumerate next map setattr sorted reversed".split()
+    "zip enumerate next map setattr sorted reversed pow set frozenset".split()
 )
 CONSTANTS = {"True": True, "False": False, "None": None}
 DEFERRED = _DEFERRED = frozenset(
@@ -310,6 +310,7 @@ class Namespaces:
                     self.set_name(result, owner, name, location)
                 if owner is not None and enums.is_enum(owner) and name in enums.member_names(owner):
                     result = enums.make_member(owner, name, result)
+                    enums.initialise(self, result, location)
             finally:
                 value.evaluating = False
             namespace[name] = result

@@ -17,6 +17,7 @@ from auditor.interpret.scopes import (
 )
 from auditor.interpret.values import (
     LANES_ACTIVE,
+    AttributeBag,
     ClassRef,
     ExternalRef,
     FunctionRef,
@@ -79,11 +80,11 @@ class Operators:
             return None
         if type(value) is lanes.TokenLanes:
             return bool(value)  # the lanes agree, or the build diverges
-        if isinstance(value, (int, float, str, tuple, list, dict, type(None))):
+        if isinstance(value, (int, float, str, tuple, list, dict, frozenset, type(None))):
             return bool(value)
         if isinstance(value, ExternalRef):
             return True if value.name == "typing.TYPE_CHECKING" else None
-        if isinstance(value, (Instance, ClassRef, FunctionRef, ModuleRef)):
+        if isinstance(value, (Instance, ClassRef, FunctionRef, ModuleRef, AttributeBag)):
             return True
         if isinstance(value, RuntimeObject) and value.given:  # an object the run is given
             return True
@@ -214,6 +215,9 @@ class Operators:
             )
 
         if not (plain(left) and plain(right)):
+            for side in (left, right):
+                if isinstance(side, RuntimeObject) and side.loose:  # a number or text after all
+                    self.point.pending.add(side.path)
             return Unknown(
                 f"comparison of {type(left).__name__} with {type(right).__name__} is not modelled",
                 location,

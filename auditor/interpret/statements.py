@@ -11,7 +11,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.frontend.index import ClassInfo, FunctionInfo, dotted
-from auditor.interpret import lanes
+from auditor.interpret import enums, lanes
 from auditor.interpret.control import (
     BreakSignal,
     ContinueSignal,
@@ -27,6 +27,8 @@ from auditor.interpret.scopes import (
 )
 from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
+    AttributeBag,
+    ClassRef,
     FunctionRef,
     Instance,
     PartialSequence,
@@ -180,6 +182,8 @@ class Statements:
 
     def exec_for(self, statement: cst.For, frame: Frame) -> None:
         iterable = self.eval(statement.iter, frame)
+        if type(iterable) is ClassRef:  # `for member in KVFormat:`
+            iterable = enums.iterated(self, iterable, location_of(frame.module.parsed, statement))
         if isinstance(iterable, dict):
             iterable = list(iterable)
         if isinstance(iterable, PartialSequence):  # the known head runs, the rest is undecided
@@ -402,6 +406,8 @@ class Statements:
                     return
                 obj.attrs[target.attr.value] = value
                 obj.set_sites[target.attr.value] = location_of(module.parsed, target)
+            elif type(obj) is AttributeBag:  # `args.model = json.loads(args.model_config)`
+                obj.attrs[target.attr.value] = value
         elif kind is cst.Tuple or kind is cst.List:
             elements = [e.value for e in target.elements]
             if is_unknown(value) and self._pinned_first(target, frame, source):

@@ -88,6 +88,13 @@ class OneShot(list):
     __slots__ = ()
 
 
+class StandInSample(int):
+    """A number a composed run gives an attribute of a stand-in nothing says the type of
+    (evaluate.py): compared with text, it demands that text (ConfigPoint._compared)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class PartialSequence(Unknown):
     """A sequence whose first items are known and whose rest is not: `(info, *drafts)` with
@@ -179,6 +186,15 @@ class SuperProxy:
 
     obj: Any
     after: ClassInfo
+
+
+@dataclass(eq=False)
+class AttributeBag:
+    """A plain object of attributes made outside the tree (`types.SimpleNamespace(tp=2)`, the
+    namespace `argparse` parses): read and set as the code reads and sets them."""
+
+    kind: str
+    attrs: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
