@@ -244,3 +244,65 @@ def test_a_text_parameter_read_with_a_method_is_a_text_not_a_config_object(
     [finding] = report["findings"]
     assert f"kv_cache_dtype={drifted}" in finding["message"]
     assert figures["k"] == real[drifted]  # 2048 against 1024
+
+
+def _grouped_tree(scale_bytes: str) -> dict[str, str]:
+    """Pools reading a plain config dict that accepts one quantisation group (`!= 32`
+    raises): its samples are numbers standing in for what nothing types; the int it is
+    compared with is demanded and tried, as before they stood in for texts too."""
+    return {
+        "groupkv/__init__.py": "",
+        "groupkv/pools.py": f"""
+            import torch
+
+
+            class GroupedPool:
+                def __init__(self, cfg, device="cuda"):
+                    if cfg["group"] != 32:
+                        raise ValueError("only groups of 32")
+                    self.kv = [torch.empty((cfg["tokens"], cfg["width"]), dtype=torch.bfloat16,
+                                           device=device) for _ in range(cfg["layers"])]
+                    self.scales = [torch.empty((cfg["tokens"], cfg["width"] // cfg["group"]),
+                                               dtype=torch.float32, device=device)
+                                   for _ in range(cfg["layers"])]
+
+
+            class GroupedMirror:
+                def __init__(self, cfg, device="cpu"):
+                    if cfg["group"] != 32:
+                        raise ValueError("only groups of 32")
+                    self.kv = [torch.empty((cfg["host_tokens"], cfg["width"] * 2),
+                                           dtype=torch.uint8, device=device)
+                               for _ in range(cfg["layers"])]
+                    self.scales = [torch.empty((cfg["host_tokens"], cfg["width"] // cfg["group"]
+                                                * {scale_bytes}), dtype=torch.uint8, device=device)
+                                   for _ in range(cfg["layers"])]
+
+
+            def make(cfg, device="cuda", host="cpu"):
+                return GroupedPool(cfg, device=device), GroupedMirror(cfg, device=host)
+        """,
+    }
+
+
+@pytest.mark.parametrize("scale_bytes, drifted", [("4", False), ("2", True)])
+def test_an_int_a_sampled_attribute_must_be_is_demanded(
+    tmp_path, capsys, monkeypatch, scale_bytes, drifted
+):
+    root = write_tree(tmp_path, _grouped_tree(scale_bytes))
+    report = audit_json(root, capsys)
+    summary = report["summary"]
+    assert summary["pairs_compared"] == summary["pairs"] == 1
+    [pools] = tree_modules(root, monkeypatch, "groupkv", "pools")
+    cfg = {"group": 32, "tokens": 64, "width": 256, "host_tokens": 128, "layers": 2}
+    gpu, cpu = pools.make(cfg, device="meta", host="meta")
+    real = (cpu.scales[0].nbytes // 128, gpu.scales[0].nbytes // 64)
+    assert (real[0] != real[1]) == drifted
+    figures = finding_figures(report)
+    if not drifted:
+        assert figures == {}
+        return
+    [finding] = report["findings"]
+    assert "group=32" in finding["message"]
+    host, device = figures["scales"]
+    assert host * real[1] == device * real[0] and 2 * host == device

@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25 and 28 to 47, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, 28 to 48 and 50, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -308,6 +308,12 @@ CORRECT = [
     # prefill layers from a generator unzipped into lists, the scales' width a config
     # object's method; decode computes its own
     "probe48/r08",
+    # a device pool taking `kv_cache_dtype="auto"` (a text it calls `.startswith` on) beside
+    # config objects, its pinned mirror built by `from_device_pool`
+    "probe50/r01",
+    # pools reading plain config dicts, the format found by a classmethod looping over an
+    # enum whose `__init__` unpacks each member's value tuple
+    "probe50/r06",
 ]
 # trees compared with items left unresolved that neither side's comparison needs: p07's pool
 # sizes its Mamba states by `len(spec.mamba_layer_ids)` of a list field (not modelled)
@@ -335,6 +341,9 @@ UNRESOLVED = {
     "probe48/r01": 2,
     # the format text sampled as a number first, refused by the table (said)
     "probe48/r02": 1,
+    # fp8_e5m2 demanded beyond the four tried (said); at sampled head counts below the
+    # sampled TP degree the swap side's `budget // (2 * layers * row)` divides by zero (said)
+    "probe50/r06": 3,
 }
 
 
@@ -400,6 +409,7 @@ CHECKS = sorted(
         "probe46",
         "probe47",
         "probe48",
+        "probe50",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

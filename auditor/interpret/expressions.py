@@ -295,7 +295,6 @@ def _boolean(interp: Interpreter, node: cst.BooleanOperation, frame: Frame) -> A
 _LITERAL_NODES = (cst.Integer, cst.SimpleString)
 _EQUALITY = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 _MEMBERSHIP = (cst.In, cst.NotIn)
-_NAMED_CONSTANTS = frozenset({"None", "True", "False"})
 
 
 def _is_literal(node: cst.BaseExpression) -> bool:
@@ -324,10 +323,8 @@ def _note_literals(interp: Interpreter, left_node, left, operator, right_node, r
             interp.point.compared_with_literal(right, left)
     elif isinstance(operator, _MEMBERSHIP) and isinstance(right, (tuple, list, frozenset)):
         if isinstance(right_node, (cst.Tuple, cst.List, cst.Set)) and all(
-            isinstance(e.value, _LITERAL_NODES)
-            or (isinstance(e.value, cst.Name) and e.value.value in _NAMED_CONSTANTS)
-            for e in right_node.elements
-        ):  # (`fmt in (None, "auto")`: None is no text the code demands, the rest are)
+            isinstance(e.value, _LITERAL_NODES) for e in right_node.elements
+        ):
             for literal in right:
                 interp.point.compared_with_literal(left, literal)
 

@@ -215,9 +215,6 @@ class Operators:
             )
 
         if not (plain(left) and plain(right)):
-            for side in (left, right):
-                if isinstance(side, RuntimeObject) and side.loose:  # a number or text after all
-                    self.point.pending.add(side.path)
             return Unknown(
                 f"comparison of {type(left).__name__} with {type(right).__name__} is not modelled",
                 location,
