@@ -71,6 +71,7 @@ def test_a_parsed_namespace_holds_what_argparse_gives(tmp_path, expression, expe
         ("bad().parse_args().n", "nargs"),
         ("callable_type().parse_args().n", "type= the interpreter does not model"),
         ("build().parse_args().missing", "no attribute"),
+        ("argparse.ArgumentParser(argument_default=0).parse_args().x", "argument_default"),
     ],
 )
 def test_what_argparse_refuses_or_is_not_modelled_stays_unknown(tmp_path, expression, words):

@@ -46,15 +46,6 @@ class Option:
     def dimension(self) -> str:
         return next((f for f in self.flags if f.startswith("--")), self.flags[0])
 
-    def values(self) -> tuple | None:
-        """The values the command line can give it that the evaluation varies: the default
-        first, then the other choices (a flag's other value); None when it is one value."""
-        if self.action in _FLAG_ACTIONS:
-            return (self.default, not self.default) if isinstance(self.default, bool) else None
-        if self.choices is None or self.refused is not None:
-            return None
-        return tuple(dict.fromkeys([self.default, *self.choices]))
-
 
 @dataclass(eq=False)
 class ArgParser:
@@ -66,7 +57,29 @@ class ArgParser:
 
 
 def new_parser(args: list, kwargs: dict, ctx: CallContext) -> ArgParser:
-    return ArgParser()
+    parser = ArgParser()
+    for name in ("argument_default", "parents", "fromfile_prefix_chars"):
+        if kwargs.get(name) is not None:  # (defaults or options from elsewhere)
+            parser.refused = f"{name}= given"
+    return parser
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """An option's value in a namespace parsed from the process's command line, read from
+    the config point when the code reads it (so only the options read are varied)."""
+
+    dimension: str
+    values: tuple  # the default first
+
+
+def resolved(point: Any, value: Any) -> Any:
+    """The value of a namespace's attribute at this point (OptionValue: the point's value of
+    its option, the default until the evaluation varies it)."""
+    if type(value) is not OptionValue:
+        return value
+    point.options.setdefault(value.dimension, value.values)
+    return point.read(value.dimension) if value.dimension in point.values else value.values[0]
 
 
 def call(parser: ArgParser, name: str, args: list, kwargs: dict, ctx: CallContext) -> Any:
@@ -145,23 +158,35 @@ def _parse(parser: ArgParser, args: list, kwargs: dict, ctx: CallContext) -> Any
     if isinstance(argv, (list, tuple)) and all(isinstance(a, str) for a in argv):
         return _parse_known(parser, list(argv), ctx)
     # the process's own command line (`parse_args()`), or one not known: the defaults, and
-    # the options with choices varied over them
+    # the options with choices varied over them, each destination as argparse fills it
     attrs: dict[str, Any] = {}
-    point = ctx.interpreter.point
-    for option in parser.options:
-        if option.refused is not None:
-            attrs[option.dest] = ctx.unknown(f"{option.dimension}: {option.refused}")
-            continue
-        values = option.values()
-        if values is None:
-            attrs[option.dest] = option.default
-            continue
-        point.options.setdefault(option.dimension, values)
-        dimension = option.dimension
-        attrs[option.dest] = point.read(dimension) if dimension in point.values else values[0]
+    for dest in dict.fromkeys(o.dest for o in parser.options):
+        attrs[dest] = _destination(parser, [o for o in parser.options if o.dest == dest], ctx)
     for name, value in parser.defaults.items():
         attrs.setdefault(name, value)
     return AttributeBag("argparse.Namespace", attrs)
+
+
+def _destination(parser: ArgParser, options: list[Option], ctx: CallContext) -> Any:
+    """A destination's value: its parser-level default (`set_defaults`) over the first
+    option's, as argparse gives it, and what the options sharing it may set it to (a
+    flag's other truth, the choices, a constant) varied as one dimension."""
+    refused = next((o.refused for o in options if o.refused is not None), None)
+    if refused is not None:
+        return ctx.unknown(f"{options[0].dimension}: {refused}")
+    default = parser.defaults.get(options[0].dest, options[0].default)
+    others: list = []
+    for option in options:
+        if option.action in _FLAG_ACTIONS:
+            others.append(not _FLAG_ACTIONS[option.action])  # (store_true sets True)
+        elif option.action == "store_const":
+            others.append(option.const)
+        elif option.choices is not None:
+            others.extend(option.choices)
+    values = tuple(dict.fromkeys([default, *others]))
+    if len(values) == 1 or not all(isinstance(v, _SIMPLE) for v in values):
+        return default
+    return OptionValue(options[0].dimension, values)
 
 
 def _parse_known(parser: ArgParser, argv: list[str], ctx: CallContext) -> Any:
@@ -170,20 +195,22 @@ def _parse_known(parser: ArgParser, argv: list[str], ctx: CallContext) -> Any:
     if any(o.refused is not None for o in parser.options):
         refused = next(o for o in parser.options if o.refused is not None)
         return ctx.unknown(f"parse_args() of an option with {refused.refused}")
-    real = argparse.ArgumentParser(add_help=False, exit_on_error=False)
-    for option in parser.options:
-        extra: dict[str, Any] = {"dest": option.dest}
-        if option.action in _FLAG_ACTIONS:
-            extra.update(action=option.action, default=option.default)
-        else:
-            extra.update(default=option.default, choices=option.choices)
-            if option.action == "store_const":
-                extra.update(action="store_const", const=option.const)
-            elif option.kind is not None:
-                extra["type"] = option.kind
-        real.add_argument(*option.flags, **extra)
-    real.set_defaults(**parser.defaults)
     try:
+        real = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+        for option in parser.options:
+            extra: dict[str, Any] = {"dest": option.dest}
+            if option.action in _FLAG_ACTIONS:
+                extra.update(action=option.action, default=option.default)
+            elif option.action == "store_const":
+                extra.update(action="store_const", const=option.const, default=option.default)
+            else:
+                extra["default"] = option.default
+                if option.choices is not None:
+                    extra["choices"] = option.choices
+                if option.kind is not None:
+                    extra["type"] = option.kind
+            real.add_argument(*option.flags, **extra)
+        real.set_defaults(**parser.defaults)
         with contextlib.redirect_stderr(io.StringIO()):
             found = real.parse_args(argv)
     except (SystemExit, argparse.ArgumentError, ValueError, TypeError) as error:

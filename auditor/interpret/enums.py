@@ -63,7 +63,7 @@ def initialise(interpreter, member: Instance, location) -> None:
     `def __init__(self, tag, dtype, tile): self.tag = tag`): Python calls it on each member
     with the member's value, a tuple unpacked; what it sets is the member's."""
     init = member.cls.find_method("__init__")
-    if init is None:
+    if init is None or _own_new(member.cls):  # (its `__new__` decides what `__init__` gets)
         return
     owner = next(k for k in member.cls.mro() if k.methods.get(init.name) is init)
     value = member.attrs["_value_"]
@@ -84,11 +84,30 @@ def mixin_value(value: Any) -> Any:
     return value
 
 
+def _flag(cls: ClassInfo) -> bool:
+    return any(
+        base.rsplit(".", 1)[-1] in ("Flag", "IntFlag")
+        for klass in cls.mro()
+        for base in klass.external_bases
+    )
+
+
+def _own_new(cls: ClassInfo) -> bool:
+    """Does the enum (or a base of the tree) make its members itself (`__new__` setting
+    `_value_`)? Then which value each member has is not the one assigned."""
+    return any("__new__" in klass.methods for klass in cls.mro())
+
+
 def iterated(interpreter, value: Any, location) -> Any:
     """What iterating a value yields where it is an enum class (`for member in cls:`): its
-    members in order, aliases left out, as Python gives them; any other value as it is."""
+    members in order, aliases left out, as Python gives them; any other value as it is. Not
+    a Flag (Python yields its single bits, not the members that combine them) nor an enum
+    making its members with its own `__new__` (their values are not the ones assigned)."""
     if type(value) is not ClassRef or not is_enum(value.cls):
         return value
+    if _flag(value.cls) or _own_new(value.cls):
+        kind = "a Flag enum" if _flag(value.cls) else "an enum with its own __new__"
+        return Unknown(f"iterating {kind} ({value.cls.name}) is not modelled", location)
     members: list = []
     for name in member_names(value.cls):
         member = interpreter.class_attribute(value.cls, name, location, receiver=None)

@@ -31,6 +31,7 @@ from auditor.interpret.values import (
     Partial,
     PartialSequence,
     RuntimeObject,
+    StandInSample,
     Tensor,
     Unknown,
     UnknownAllocation,
@@ -766,7 +767,8 @@ def set_attribute(args: list, kwargs: dict, ctx: CallContext):
 def _scalar_lacks(value: Any, name: str) -> bool:
     """`getattr(None, "x", d)`: None, booleans and numbers have a fixed set of attributes, so
     whether one exists is known (a config object left None: `getattr(quant_config, ...)`)."""
-    return (value is None or type(value) in (bool, int, float)) and not hasattr(value, name)
+    plain = value is None or type(value) in (bool, int, float, StandInSample)
+    return plain and not hasattr(int(value) if type(value) is StandInSample else value, name)
 
 
 def _callable(args: list, kwargs: dict, ctx: CallContext):

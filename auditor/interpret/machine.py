@@ -15,7 +15,7 @@ import libcst as cst
 
 from auditor.dtypes import is_dtype
 from auditor.frontend.index import ClassInfo, FunctionInfo, ProjectIndex
-from auditor.interpret import enums, environment, lanes, library, methods, records
+from auditor.interpret import cli_args, enums, environment, lanes, library, methods, records
 from auditor.interpret.control import (
     BudgetExceeded,
     Infeasible,
@@ -231,8 +231,8 @@ class Interpreter(Namespaces, Statements, Operators):
             return self.module_member(obj.module, name, location, set())
         if isinstance(obj, ExternalRef):
             return library.external_attribute(obj.name, name, location)
-        if type(obj) is AttributeBag:
-            return obj.attrs.get(name, ABSENT)
+        if type(obj) is AttributeBag:  # (an option parsed: its value at the point)
+            return cli_args.resolved(self.point, obj.attrs.get(name, ABSENT))
         if isinstance(obj, RuntimeObject):
             if obj.given and obj.klass is not None:
                 # a composed run's stand-in (site_run.py): what its class computes from its

@@ -23,6 +23,7 @@ from auditor.interpret.values import (
     BoundBuiltin,
     Instance,
     RuntimeObject,
+    StandInSample,
     Tensor,
     Unknown,
     UnknownAllocation,
@@ -250,7 +251,7 @@ def _narrow(tensor: Tensor, args: list, kwargs: dict, ctx: CallContext) -> Any:
         return unknown
     if len(values) != 3:
         return ctx.unknown("narrow() without a dimension, a start and a length")
-    if not all(type(v) is int for v in values):
+    if not all(type(v) in (int, StandInSample) for v in values):  # (no bools)
         return ctx.unknown("narrow() of values that are not integers")
     dim, start, length = values
     rank = len(tensor.shape)

@@ -1,0 +1,22 @@
+import argparse
+
+def parse(argv=None):
+    p = argparse.ArgumentParser(prog="srv")
+    p.add_argument("--kv-dtype", default="bf16", choices=["bf16", "fp16", "fp8_e4m3"])
+    p.add_argument("--max-tokens", type=int, default=4096)
+    p.add_argument("--host-tokens", type=int, default=8192)
+    p.add_argument("--enable-feature-0", action="store_true")
+    p.add_argument("--enable-feature-1", action="store_true")
+    p.add_argument("--enable-feature-2", action="store_true")
+    p.add_argument("--enable-feature-3", action="store_true")
+    p.add_argument("--enable-feature-4", action="store_true")
+    p.add_argument("--enable-feature-5", action="store_true")
+    p.add_argument("--enable-feature-6", action="store_true")
+    p.add_argument("--enable-feature-7", action="store_true")
+    p.add_argument("--enable-feature-8", action="store_true")
+    p.add_argument("--enable-feature-9", action="store_true")
+    p.add_argument("--enable-feature-10", action="store_true")
+    p.add_argument("--enable-feature-11", action="store_true")
+    p.add_argument("--enable-feature-12", action="store_true")
+    p.add_argument("--enable-feature-13", action="store_true")
+    return p.parse_args(argv)
