@@ -28,6 +28,7 @@ from typing import Any
 
 from auditor import __version__, dtypes
 from auditor.dtypes import dtype_name, is_dtype, is_torch_dtype
+from auditor.interpret.values import StandInSample
 
 CACHE_DIR_NAME = ".layout_audit_cache"
 FORMAT = 1  # bump when the layout of entries changes
@@ -323,6 +324,8 @@ class Encoder:
         kind = type(value)
         if value is None or kind in (bool, int, str):
             return value
+        if kind is StandInSample:  # a sample standing for a value of unknown type, as such
+            return {"$sample": int(value)}
         if kind is float:
             if value != value or value in (float("inf"), float("-inf")):
                 return {"$float": repr(value)}
@@ -465,6 +468,10 @@ class Decoder:
                     raise InvalidEntry("dict item")
                 result[self.decode(pair[0], depth + 1)] = self.decode(pair[1], depth + 1)
             return result
+        if tag == "$sample":
+            if type(body) is not int:
+                raise InvalidEntry("sample")
+            return StandInSample(body)
         if tag == "$float":
             if body not in ("nan", "inf", "-inf"):
                 raise InvalidEntry("float")
