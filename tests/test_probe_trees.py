@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, 28 to 48 and 50, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, 28 to 48, 50 and 51, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -58,6 +58,9 @@ BUGGY = {
     "probe22/p02": {("LA001", "local_cpu_cache")},  # an engine's method builds both, composed
     "probe23/p02": {("LA001", "v_cache")},  # prefill/decode from one settings, other paths
     "probe24/p02": {("LA001", "index_k_with_scale_buffer")},  # a host sized off its device
+    # nvfp4 formats looked up by name in `try: ... except KeyError: raise ValueError`: the
+    # sampled name refused, the table's names tried; the host ignores two values per byte
+    "probe51/r08": {("LA001", "kv_data")},
     "probe24/p05": {("LA001", "v_l")},  # ggml row types, V rows sized with type_k
     "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
     "probe24/p03": {("LA001", "kv_pool")},  # block-major, counted off objects by helpers
@@ -410,6 +413,7 @@ CHECKS = sorted(
         "probe47",
         "probe48",
         "probe50",
+        "probe51",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

@@ -14,15 +14,24 @@ class Infeasible(Exception):  # noqa: N818 - a signal, not an error
     host class there (a factory's choice, worded "f() builds X"): such a pair may never be
     built at all, which pairing reads from this field, not from the words."""
 
-    def __init__(self, reason: str, location: Location | None, chosen: str | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        location: Location | None,
+        chosen: str | None = None,
+        raised: str | None = None,
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.location = location
         self.chosen = chosen
+        # the exception class Python would raise there (`KeyError`), when the code names one:
+        # a `try` whose handlers do not catch it does not stop the refusal (statements.py)
+        self.raised = raised
 
     def plain(self) -> Infeasible:
         """The same refusal as the plain signal (what the cache stores)."""
-        return Infeasible(self.reason, self.location, self.chosen)
+        return Infeasible(self.reason, self.location, self.chosen, self.raised)
 
 
 class BudgetExceeded(Exception):  # noqa: N818

@@ -152,4 +152,6 @@ def lookup(interpreter, cls: ClassInfo, args: list, location) -> Any:
     for value in values:  # the values the code accepts here, as `x in (...)` says them
         interpreter.point.compared_with_literal(wanted, value)
     # as Python does (`ValueError`): decided by the value, so the point is refused
-    raise Infeasible(f"{wanted!r} is not a value of {cls.name} (ValueError)", location)
+    raise Infeasible(
+        f"{wanted!r} is not a value of {cls.name} (ValueError)", location, raised="ValueError"
+    )

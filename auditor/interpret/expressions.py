@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from auditor import dtypes
-from auditor.interpret import enums, environment, lanes, library
+from auditor.interpret import environment, lanes, library
 from auditor.interpret.control import Infeasible, ReturnSignal, SiteReached
+from auditor.interpret.iteration import items_of
 from auditor.interpret.memos import MEMOS
 from auditor.interpret.scopes import Frame
 from auditor.interpret.syntax import location_of, source_of
@@ -173,7 +174,9 @@ def _subscript(interp: Interpreter, node: cst.Subscript, frame: Frame) -> Any:
                 # (`KeyError`), decided by the value, so the point is refused (its texts
                 # are demanded: tried next)
                 raise Infeasible(
-                    f"{key!r} is not a key of the table (KeyError)", _location(frame, node)
+                    f"{key!r} is not a key of the table (KeyError)",
+                    _location(frame, node),
+                    raised="KeyError",
                 )
         try:
             return container[key]
@@ -427,13 +430,8 @@ def _dict(interp: Interpreter, node: cst.Dict, frame: Frame) -> Any:
 
 def _comprehension_items(interp: Interpreter, comp: cst.CompFor, frame: Frame, produce, out: list):
     """Run a comprehension's `for ... in ... if ...` clauses, calling `produce` per item."""
-    iterable = interp.eval(comp.iter, frame)
-    if isinstance(iterable, dict):
-        iterable = list(iterable)
-    elif type(iterable) is ClassRef:  # `[m for m in KVFormat]`
-        iterable = enums.iterated(interp, iterable, _location(frame, comp))
-    if not isinstance(iterable, (list, tuple, str, frozenset)):
-        lanes.refuse(iterable)
+    iterable = items_of(interp, interp.eval(comp.iter, frame), _location(frame, comp))
+    if not isinstance(iterable, tuple):
         raise _Undetermined(
             iterable
             if is_unknown(iterable)

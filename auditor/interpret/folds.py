@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from auditor.interpret import enums
-from auditor.interpret.values import ClassRef, OneShot, Unknown, is_unknown
+from auditor.interpret.iteration import items_of
+from auditor.interpret.values import OneShot, Unknown, is_unknown
 
 if TYPE_CHECKING:
     from auditor.interpret.library import CallContext
@@ -27,17 +27,10 @@ if TYPE_CHECKING:
 
 def _items(value: Any, ctx: CallContext, what: str) -> list | Unknown:
     """The items iterating `value` yields, where the interpreter knows them all."""
-    if is_unknown(value):  # (a sequence known only in part is not folded by its head)
-        return value
-    if type(value) is ClassRef:  # an enum class: its members
-        value = enums.iterated(ctx.interpreter, value, ctx.location)
-        if is_unknown(value):
-            return value
-    if isinstance(value, dict):
-        return list(value)
-    if isinstance(value, (list, tuple, str, range)):
-        return list(value)
-    return ctx.unknown(f"{what} of a value the interpreter does not model")
+    items = items_of(ctx.interpreter, value, ctx.location)
+    if items is None:  # (a sequence known only in part is not folded by its head)
+        return ctx.unknown(f"{what} of a value the interpreter does not model")
+    return items if is_unknown(items) else list(items)
 
 
 def _within(count: int, ctx: CallContext, what: str) -> Unknown | None:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor import dtypes
-from auditor.interpret import cli_args, closed_classes, enums, environment, folds, lanes
+from auditor.interpret import cli_args, closed_classes, environment, folds, lanes
+from auditor.interpret.iteration import items_of
 from auditor.interpret.values import (
     LANES_ACTIVE,
     AttributeBag,
@@ -436,14 +437,9 @@ def unbind(tensor: Tensor, dim: Any, ctx: CallContext) -> Any:
 def _to_tuple(args: list, kwargs: dict, ctx: CallContext):
     if not args:
         return ()
-    if type(args[0]) is ClassRef:  # `list(KVFormat)`: its members
-        args = [enums.iterated(ctx.interpreter, args[0], ctx.location)]
-    if is_unknown(args[0]):
-        return args[0]
-    if isinstance(args[0], (tuple, list, str)):
-        return tuple(args[0])
-    if isinstance(args[0], dict):
-        return tuple(args[0])
+    items = items_of(ctx.interpreter, args[0], ctx.location)
+    if items is not None:  # (a sequence known in part is unknown here)
+        return items
     if isinstance(args[0], Tensor) and args[0].shape:  # iterating a tensor: its rows, as unbind
         rows = unbind(args[0], 0, ctx)
         return rows if is_unknown(rows) else tuple(rows)

@@ -57,6 +57,26 @@ class LazyImport:
     resolving: bool = False
 
 
+# methods that change a list, dict or set in place
+_MUTATORS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "add",
+        "discard",
+        "sort",
+        "reverse",
+        "popitem",
+    }
+)
+
+
 class _TargetCollector(cst.CSTVisitor):
     def __init__(self) -> None:
         self.names: list[str] = []
@@ -80,9 +100,23 @@ class _TargetCollector(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls = True
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS:
+            self._changed(func.value)  # `out.append(x)`: `out` is no longer what it was
+
+    def _changed(self, container: cst.BaseExpression) -> None:
+        """A local or `self.` attribute whose value a block may change in place (`out.append(
+        x)`, `table[k] = v`): bound again, as far as an undecided block is concerned."""
+        if isinstance(container, cst.Name) and container.value != "self":
+            self.names.append(container.value)
+        elif isinstance(container, cst.Attribute) and isinstance(container.value, cst.Name):
+            if container.value.value == "self":
+                self.self_attrs.append(container.attr.value)
 
     def _target(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
+        if isinstance(target, cst.Subscript):
+            self._changed(target.value)
+        elif isinstance(target, cst.Name):
             self.names.append(target.value)
         elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
             if target.value.value == "self":

@@ -11,13 +11,14 @@ from typing import Any
 import libcst as cst
 
 from auditor.frontend.index import ClassInfo, FunctionInfo, dotted
-from auditor.interpret import enums, lanes
 from auditor.interpret.control import (
     BreakSignal,
     ContinueSignal,
     Infeasible,
     ReturnSignal,
 )
+from auditor.interpret.handlers import catching, raised_class
+from auditor.interpret.iteration import items_of
 from auditor.interpret.scopes import (
     Frame,
     assigned_targets,
@@ -28,7 +29,6 @@ from auditor.interpret.scopes import (
 from auditor.interpret.syntax import location_of, source_of
 from auditor.interpret.values import (
     AttributeBag,
-    ClassRef,
     FunctionRef,
     Instance,
     PartialSequence,
@@ -89,8 +89,21 @@ class Statements:
             except Infeasible as signal:
                 if not statement.handlers:
                     raise
-                # a handler may catch it: what the try/except assigns is undecided, not infeasible
-                self.mark_undecided([statement], frame, f"exception may be caught: {signal.reason}")
+                handler = catching(statement.handlers, signal.raised)
+                if handler is None:  # no handler catches what Python raises there
+                    raise
+                if handler is False:
+                    # a handler may catch it: what the try/except assigns is undecided, not
+                    # infeasible
+                    why = f"exception may be caught: {signal.reason}"
+                    self.mark_undecided([statement], frame, why)
+                    return
+                if handler.name is not None:  # (`except KeyError as error:`)
+                    caught = Unknown(f"the exception caught: {signal.reason}", signal.location)
+                    self.assign(handler.name.name, caught, frame)
+                self.exec_block(handler.body.body, frame)  # (a `raise` there refuses the point)
+                if statement.finalbody is not None:
+                    self.exec_block(statement.finalbody.body.body, frame)
                 return
             if statement.orelse is not None:
                 self.exec_block(statement.orelse.body.body, frame)
@@ -181,17 +194,13 @@ class Statements:
             self.exec_block(statement.orelse.body.body, frame)
 
     def exec_for(self, statement: cst.For, frame: Frame) -> None:
-        iterable = self.eval(statement.iter, frame)
-        if type(iterable) is ClassRef:  # `for member in KVFormat:`
-            iterable = enums.iterated(self, iterable, location_of(frame.module.parsed, statement))
-        if isinstance(iterable, dict):
-            iterable = list(iterable)
+        value = self.eval(statement.iter, frame)
+        iterable = items_of(self, value, location_of(frame.module.parsed, statement))
         if isinstance(iterable, PartialSequence):  # the known head runs, the rest is undecided
             if self.loop_items(statement, iterable.known, frame):
                 self.mark_undecided([statement], frame, iterable.reason, iterable)
             return
-        if not isinstance(iterable, (list, tuple, str)):
-            lanes.refuse(iterable)
+        if not isinstance(iterable, tuple):
             why = iterable.reason if is_unknown(iterable) else "loop over a value not modelled"
             self.mark_undecided([statement], frame, why, _cause(iterable))
             return
@@ -322,10 +331,11 @@ class Statements:
         elif kind is cst.Assert:
             verdict = self.truth(self.eval(small.test, frame))
             if verdict is False:
-                self.fail(frame, f"assert {source_of(module.parsed, small.test)} fails", small)
+                what = f"assert {source_of(module.parsed, small.test)} fails"
+                self.fail(frame, what, small, "AssertionError")
         elif kind is cst.Raise:
             what = source_of(module.parsed, small.exc) if small.exc is not None else "raise"
-            self.fail(frame, f"raises {what}", small)
+            self.fail(frame, f"raises {what}", small, raised_class(small.exc))
         elif kind is cst.Import or kind is cst.ImportFrom:
             self.bind_import(small, frame)
         elif kind is cst.Break:
@@ -373,7 +383,7 @@ class Statements:
             self.site_branches.append(note)
         return True
 
-    def fail(self, frame: Frame, reason: str, node: cst.CSTNode) -> None:
+    def fail(self, frame: Frame, reason: str, node: cst.CSTNode, raised: str | None = None) -> None:
         """A decided `raise` or failing `assert`: the config point is infeasible.
 
         Unless an undecided branch earlier in the function may already have returned: then
@@ -382,7 +392,7 @@ class Statements:
         location = frame.module.parsed.location(node)
         if frame.undecided_return is not None:
             raise ReturnSignal(frame.undecided_return)
-        raise Infeasible(reason, location)
+        raise Infeasible(reason, location, raised=raised)
 
     def assign(self, target: cst.BaseExpression, value: Any, frame: Frame, source=None) -> None:
         module = frame.module

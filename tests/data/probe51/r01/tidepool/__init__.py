@@ -1,0 +1,1 @@
+"""tidepool: KV storage for interleaved local/global attention models."""

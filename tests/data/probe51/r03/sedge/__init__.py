@@ -1,0 +1,1 @@
+"""sedge: cache pools for hybrid state-space / attention models."""

@@ -1,0 +1,1 @@
+"""ravelin: block-paged KV cache with CPU offload."""

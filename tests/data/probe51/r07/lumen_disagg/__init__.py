@@ -1,0 +1,1 @@
+"""lumen_disagg: disaggregated prefill/decode KV pools."""
