@@ -61,6 +61,9 @@ BUGGY = {
     # nvfp4 formats looked up by name in `try: ... except KeyError: raise ValueError`: the
     # sampled name refused, the table's names tried; the host ignores two values per byte
     "probe51/r08": {("LA001", "kv_data")},
+    # int8 codes with (scale, zero) per group in the dtype a settings property computes, the
+    # device's rows bought by a byte budget over every layer; the host's scales float32
+    "probe51/r04": {("LA001", "k_qparams"), ("LA001", "v_qparams")},
     "probe24/p05": {("LA001", "v_l")},  # ggml row types, V rows sized with type_k
     "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
     "probe24/p03": {("LA001", "kv_pool")},  # block-major, counted off objects by helpers

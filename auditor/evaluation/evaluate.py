@@ -49,7 +49,7 @@ from auditor.evaluation.site_run import (
 )
 from auditor.evaluation.size_claims import claimed_size
 from auditor.evaluation.slots import per_slot, slot_ratio
-from auditor.frontend.behaviour import UNSAID_BLOCK
+from auditor.frontend.behaviour import UNSAID_BLOCK, names_a_budget
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import NamesRead, code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
@@ -180,6 +180,17 @@ def _scaled_rows(roles: RoleBook, host_cls: ClassInfo) -> str | None:
     return None
 
 
+# the bytes a byte budget standing for the token count gives each token (`free_bytes //
+# self.token_bytes()`): more than any row the sampled widths make, so the rows it buys
+# follow the token count instead of rounding to none
+BYTES_PER_ROW = 1 << 20
+
+
+def byte_budgets(settings: Settings, token_names: list[str]) -> frozenset[str]:
+    """The token parameters a class names for bytes (`free_bytes`, `budget`), not the pack's."""
+    return frozenset(n for n in token_names if names_a_budget(n) and n not in settings.token_params)
+
+
 def build_counts(settings: Settings) -> list[tuple[int, int]]:
     """The (tokens, layers) of the builds measure.py reads: (s1,l1), (s2,l1), (s1,l2), (s2,l2),
     and a fifth at (s3,l2) that checks that bytes really are linear in tokens."""
@@ -234,12 +245,20 @@ def with_counts(
     layers: int,
     ids: frozenset[str] = frozenset(),
     pairs: frozenset[str] = frozenset(),
+    budgets: frozenset[str] = frozenset(),
 ) -> dict:
     """A point's values with its token and layer count parameters set for one build (those
     in `ids` take the layers' ids, `list(range(layers))`; those in `pairs` a stage's (start,
-    end), `(0, layers)`)."""
+    end), `(0, layers)`; those in `budgets`, byte budgets the pool divides into rows,
+    `BYTES_PER_ROW` bytes a token)."""
     full = dict(values)
     full.update({name: tokens for name in token_names})
+    for name in budgets:  # bytes, not tokens: enough for rows at any sampled width
+        full[name] = (
+            TokenLanes(tuple(t * BYTES_PER_ROW for t in tokens.items))
+            if type(tokens) is TokenLanes
+            else tokens * BYTES_PER_ROW
+        )
     full.update(
         {
             name: list(range(layers)) if name in ids else (0, layers) if name in pairs else layers
@@ -696,15 +715,18 @@ class PoolEvaluator:
         composed = composed_run(site)
         ids = self._ids | roles.id_lists(device_cls) | roles.id_lists(host_of)
         pairs = roles.range_pairs(device_cls) | roles.range_pairs(host_of)
+        budgets = byte_budgets(settings, token_names)
         for tokens, layers, first_tokens in build_plan(settings, plan):
             as_lanes = type(tokens) is TokenLanes
             if as_lanes:
                 state.watch.start(state)  # what the builds before it left: left as it is
-            full = with_counts(values, token_names, tokens, layer_names, layers, ids, pairs)
+            full = with_counts(
+                values, token_names, tokens, layer_names, layers, ids, pairs, budgets
+            )
             first = not device_builds and not composed
             if first:  # decided before any host at an earlier evaluation: not run again
                 keyed = with_counts(
-                    values, token_names, first_tokens, layer_names, layers, ids, pairs
+                    values, token_names, first_tokens, layer_names, layers, ids, pairs, budgets
                 )
                 replay = self._replay(device_cls, call, host_of, keyed, site)
                 if replay is not None:
@@ -834,9 +856,12 @@ class PoolEvaluator:
         ids = self._ids | roles.id_lists(device_cls)
         pairs = roles.range_pairs(device_cls)
         builds: list[tuple[Instance, Any, int]] = []
+        budgets = byte_budgets(self.settings, token_names)
         for tokens, layers, _ in build_plan(self.settings, plan):
             as_lanes = type(tokens) is TokenLanes
-            full = with_counts(values, token_names, tokens, layer_names, layers, ids, pairs)
+            full = with_counts(
+                values, token_names, tokens, layer_names, layers, ids, pairs, budgets
+            )
             interpreter = Interpreter(self.index, ConfigPoint(full), self.limits, state)
             try:
                 builds.append((self._build(device_cls, interpreter, full), tokens, layers))

@@ -9,8 +9,10 @@ its own token.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from auditor.dtypes import dtype_name, itemsize
@@ -390,6 +392,50 @@ def arithmetic(first: Tensor, last: Tensor, per_token_per_layer: int) -> str:
     return f"shape {first.shape} x {dtype} = {result}"
 
 
+def _grid(counts: list[tuple[int, int]]) -> bool:
+    """Are the first four builds' counts (s1,l1), (s2,l1), (s1,l2), (s2,l2)?"""
+    (s1, l1), (s2, l1b), (s1b, l2), (s2b, l2b) = counts[:4]
+    return l1 == l1b and s1 == s1b and s2 == s2b and l2 == l2b
+
+
+def _fit_anywhere(totals: list[int], counts: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """(a, b) of B(s, l) = a*s*l + b*s + c*l + d, integers, fitted on four builds whose counts
+    are not a grid and checked on every build; None where no such fit holds (or four builds
+    do not decide one, or no fifth build checks the fit: four points fit any such form)."""
+    if len(counts) < 5:
+        return None
+    rows = [[Fraction(s * n), Fraction(s), Fraction(n), Fraction(1)] for s, n in counts]
+    for chosen in itertools.combinations(range(len(counts)), 4):
+        solved = _solve([rows[i] for i in chosen], [Fraction(totals[i]) for i in chosen])
+        if solved is None:
+            continue
+        if any(x.denominator != 1 for x in solved):
+            return None
+        a, b, c, d = (int(x) for x in solved)
+        fits = all(
+            total == a * s * layers + b * s + c * layers + d
+            for total, (s, layers) in zip(totals, counts)
+        )
+        return (a, b) if fits and a > 0 else None
+    return None
+
+
+def _solve(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction] | None:
+    """The solution of a square linear system by Gaussian elimination; None if singular."""
+    size = len(matrix)
+    rows = [row[:] + [value] for row, value in zip(matrix, right)]
+    for column in range(size):
+        pivot = next((r for r in range(column, size) if rows[r][column] != 0), None)
+        if pivot is None:
+            return None
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        for r in range(size):
+            if r != column and rows[r][column] != 0:
+                factor = rows[r][column] / rows[column][column]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[column])]
+    return [rows[r][size] / rows[r][r] for r in range(size)]
+
+
 def _fits(totals: list[int], counts: list[tuple[int, int]], a: int, b: int) -> bool:
     """Does B(s, l) = a*s*l + b*s + c*l + d, fitted on the first four builds, predict the rest?"""
     (s1, l1), (_, l2) = counts[0], counts[2]
@@ -534,6 +580,26 @@ def measure(
                 name,
                 location,
                 unknown=Unknown("pool size did not follow the token or layer count", location),
+            )
+            continue
+        if not _grid(counts):
+            # the counts the pool keeps are not the ones it was built with (`self.size =
+            # budget // self.token_bytes()`, which reads the layer count): fitted as they are
+            fitted = _fit_anywhere(totals, counts)
+            if fitted is None:
+                figures[name] = BufferFigure(
+                    name,
+                    location,
+                    unknown=Unknown("bytes are not linear in tokens and layers", location),
+                )
+                continue
+            figures[name] = BufferFigure(
+                name,
+                location,
+                bytes_per_token_per_layer=fitted[0],
+                bytes_per_token=fitted[1],
+                dtype=dtype_name(values[0][0].dtype),
+                arithmetic=arithmetic(values[0][0], values[3][0], fitted[0]),
             )
             continue
         b11, b21, b12, b22 = totals[:4]

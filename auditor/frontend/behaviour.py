@@ -1805,6 +1805,11 @@ def _string_key(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and config_keys(node, True) is not None
 
 
+# attributes of a torch dtype (`itemsize`): read off an object's attribute, that attribute is
+# the dtype (a value of the object), they are not values of the object of their own
+_DTYPE_FACTS = frozenset({"itemsize", "is_floating_point", "is_complex", "is_signed"})
+
+
 class _ObjectAttributes(ast.NodeTransformer):
     """`cfg.num_layers`, `self.cfg.head_dim`, `cfg.model.dtype` read as names of their own."""
 
@@ -1829,8 +1834,8 @@ class _ObjectAttributes(ast.NodeTransformer):
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
-        if not isinstance(node.ctx, ast.Load):
-            return node
+        if not isinstance(node.ctx, ast.Load) or node.attr in _DTYPE_FACTS:
+            return node  # (`cfg.kv_dtype.itemsize`: the dtype's own size, not a value of cfg)
         value = node.value
         if isinstance(value, ast.Name) and "." in value.id:  # already a path: nested
             if value.id.split(".", 1)[0] in self.paths:
