@@ -64,6 +64,9 @@ BUGGY = {
     # int8 codes with (scale, zero) per group in the dtype a settings property computes, the
     # device's rows bought by a byte budget over every layer; the host's scales float32
     "probe51/r04": {("LA001", "k_qparams"), ("LA001", "v_qparams")},
+    # pools named `size`/`layer_num` reading widths off an `AttnDims` object; the host's V
+    # as wide as K (`head_dim`, an alias of the K width)
+    "probe51/r06": {("LA001", "value_buffer")},
     "probe24/p05": {("LA001", "v_l")},  # ggml row types, V rows sized with type_k
     "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
     "probe24/p03": {("LA001", "kv_pool")},  # block-major, counted off objects by helpers

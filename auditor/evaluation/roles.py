@@ -404,7 +404,7 @@ class RoleBook:
         # in SGLang's Mamba pools is no count of the audit's)
         candidates = facts.range_roots
         if self.named_device(cls):
-            return None
+            return self._typed_objects(cls, facts, functions, params, dtype_names)
         hints = frozenset(self.settings.token_params), frozenset(self.settings.layer_names())
         if infer_roles(facts, *hints) is not None:
             return self._config_objects(cls, facts, functions, params, dtype_names)
@@ -480,6 +480,33 @@ class RoleBook:
             if infer_roles(widened, *hints) == infer_roles(expanded, *hints):
                 roots, expanded = {**roots, **others}, widened
         return self._as_objects(cls, facts, roots, expanded)
+
+    def _typed_objects(
+        self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
+    ) -> Facts | None:
+        """A pool the pack's names describe (`size`, `layer_num`) that also takes an object
+        annotated with a class of the audited tree, with no default, and reads its sizes off
+        it (`dims: AttnDims`, `dims.num_heads`, `dims.qk_head_dim`): read again with that
+        object's attributes as parameters, so it is built with a stand-in whose attributes
+        are config values (before, nothing gave it: "missing argument"). Not a pool, an enum
+        or a value the pack or the matrix gives."""
+        given = set(self.settings.token_params) | set(self.settings.layer_names())
+        objects = {}
+        for name in sorted(facts.read_attributes):
+            param = facts.params.get(name)
+            if param is None or param.default is not None or name in given:
+                continue
+            annotation = (param.annotation or "").strip("'\"")
+            if not annotation.isidentifier():
+                continue
+            found = self.index.resolve_static(cls.module, annotation)
+            if not isinstance(found, ClassInfo) or self._no_config(cls, name, facts):
+                continue
+            objects[name] = self._object_path(cls, name, facts)
+        if not objects:
+            return None
+        expanded = read_facts(*objects_as_parameters(functions, params, objects), dtype_names)
+        return self._as_objects(cls, facts, objects, expanded)
 
     def _config_objects(
         self, cls: ClassInfo, facts: Facts, functions: list, params: list, dtype_names
