@@ -3,8 +3,10 @@ point fails is Python raising a known class. Before, any `try` with handlers tur
 "exception may be caught", every name the block set undecided: a format looked up with
 `try: FORMATS[name] except KeyError: raise ValueError(...)` left the whole pool unresolved at
 the sampled name instead of refusing that point and trying the table's keys (probe51/r08).
-Handlers naming builtin exception classes are decided as Python decides them; a class of the
-audited tree is not followed (its bases could make it anything): still undecided, said."""
+Handlers naming builtin exception classes are decided as Python decides them where that
+decides the point: none catches it, or the one that does raises again. A handler that falls
+back leaves it undecided as before, and so does a class of the audited tree (its bases could
+make it anything)."""
 
 from __future__ import annotations
 
@@ -72,12 +74,11 @@ _PRELUDE = """
 """
 
 
-@pytest.mark.parametrize(
-    "call, expected",
-    [("caught_by_a_base()", 3), ("caught_bare()", 4), ("else_not_run()", 5)],
-)
-def test_a_handler_python_would_run_is_run(tmp_path, call, expected):
-    assert evaluate(tmp_path, call, _PRELUDE) == expected
+@pytest.mark.parametrize("call", ["caught_by_a_base()", "caught_bare()", "else_not_run()"])
+def test_a_handler_that_falls_back_leaves_it_undecided(tmp_path, call):
+    # the refusal may be of a sample standing for a text (`FORMATS[96]`): taking the fallback
+    # would hide the table's own values, which the refusal has tried next (review 44)
+    assert_unknown(evaluate(tmp_path, call, _PRELUDE), "exception may be caught")
 
 
 @pytest.mark.parametrize(

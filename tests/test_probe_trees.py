@@ -67,6 +67,9 @@ BUGGY = {
     # pools named `size`/`layer_num` reading widths off an `AttnDims` object; the host's V
     # as wide as K (`head_dim`, an alias of the K width)
     "probe51/r06": {("LA001", "value_buffer")},
+    # prefill rows bought by a byte budget, the cache format an argument's attribute the code
+    # calls `.startswith` on (a text, then the table's keys); decode stores rope as uint8
+    "probe51/r02": {("LA001", "rope_cache")},
     "probe24/p05": {("LA001", "v_l")},  # ggml row types, V rows sized with type_k
     "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
     "probe24/p03": {("LA001", "kv_pool")},  # block-major, counted off objects by helpers
@@ -320,6 +323,8 @@ CORRECT = [
     # a device pool taking `kv_cache_dtype="auto"` (a text it calls `.startswith` on) beside
     # config objects, its pinned mirror built by `from_device_pool`
     "probe50/r01",
+    # probe51/r02 fixed by us: decode keeps the rope part in the model dtype
+    "probe51/r02f",
     # pools reading plain config dicts, the format found by a classmethod looping over an
     # enum whose `__init__` unpacks each member's value tuple
     "probe50/r06",
@@ -353,6 +358,10 @@ UNRESOLVED = {
     # fp8_e5m2 demanded beyond the four tried (said); at sampled head counts below the
     # sampled TP degree the swap side's `budget // (2 * layers * row)` divides by zero (said)
     "probe50/r06": 3,
+    # at a sampled latent rank below the scales' tile (64 // 128), no scale column: those
+    # points' builds do not grow, the scales unresolved there (said)
+    "probe51/r02": 1,
+    "probe51/r02f": 1,
 }
 
 

@@ -338,6 +338,30 @@ class PoolEvaluator:
         """The host side of one build (declared.py reads it off the device pool instead)."""
         return self._build(host_cls, interpreter, values, device)
 
+    def _measure_device(
+        self, builds: list, device_cls: ClassInfo, block: str | None, given
+    ) -> dict[str, BufferFigure]:
+        """The device's figures; for one whose token parameter is a byte budget it divides
+        into rows it keeps under no count's name (`self.num_tokens = budget // row_bytes`),
+        per row it holds: every buffer grows along one dimension, as a host's rows do."""
+        roles = self.roles
+        token_names = roles.tokens(device_cls)
+        budgets = byte_budgets(self.settings, token_names)
+        kept = [n for n in token_names if n not in budgets]
+        uncounted = all(isinstance(b[0], Instance) for b in builds) and not any(
+            _positive(b[0].attrs.get(n)) for b in builds for n in kept
+        )
+        rows = row_counts(builds) if budgets and block is None and uncounted else None
+        if rows is None:
+            return measure(builds, device_cls, token_names, roles.layers(device_cls), block, given)
+        counted = [(b[0], n, b[2]) for b, n in zip(builds, rows[0])]
+        figures = measure(counted, device_cls, [], roles.layers(device_cls))
+        note = f"; per row (the rows a byte budget buys, {rows[1]})"
+        return {
+            n: replace(f, arithmetic=f.arithmetic + note) if f.resolved else f
+            for n, f in figures.items()
+        }
+
     def measure_host(
         self, builds: list, host_cls: ClassInfo, devices: list, values: dict
     ) -> dict[str, BufferFigure]:
@@ -816,14 +840,7 @@ class PoolEvaluator:
         if composed:  # the block size its object holds (`self.layout.block_size`)
             given = _held_blocks(device_builds, block) or given
         given = given or self._constant_blocks(device_cls, block, len(device_builds))
-        result.device = measure(
-            device_builds,
-            device_cls,
-            roles.tokens(device_cls),
-            roles.layers(device_cls),
-            block,
-            given,
-        )
+        result.device = self._measure_device(device_builds, device_cls, block, given)
         ratio = slot_ratio(device_cls, values, settings.slot_ratio_params)
         if ratio is not None:
             name, value = ratio

@@ -358,6 +358,7 @@ class Encoder:
                     self.encode(value.reason),
                     self.encode(value.location, depth + 1),
                     self.encode(value.chosen),
+                    self.encode(value.raised),
                 ]
             }
         if isinstance(value, enum.Enum) and kind.__module__.startswith("auditor."):
@@ -487,10 +488,12 @@ class Decoder:
         if tag == "$infeasible":
             from auditor.interpret.control import Infeasible
 
-            reason, location, chosen = _list(body, 3)
-            if not isinstance(reason, str) or not isinstance(chosen, (str, type(None))):
+            reason, location, chosen, raised = _list(body, 4)
+            if not isinstance(reason, str) or not all(
+                isinstance(v, (str, type(None))) for v in (chosen, raised)
+            ):
                 raise InvalidEntry("infeasible")
-            return Infeasible(reason, self.decode(location, depth + 1), chosen)
+            return Infeasible(reason, self.decode(location, depth + 1), chosen, raised)
         if tag == "$enum":
             return _enum_member(_list(body, 2))
         raise InvalidEntry(f"unknown tag {tag!r}")

@@ -47,6 +47,11 @@ def probe_answer(point: ConfigPoint, name: str) -> Any:
 CONFIG_READS = frozenset({"get", "getint", "getfloat", "getboolean"})
 
 
+# methods of `str`: called on an attribute of an object a function run is given, they say the
+# attribute is a text
+TEXT_METHODS = frozenset(n for n in dir(str) if not n.startswith("_"))
+
+
 def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, location) -> Any:
     """`get_parallel().attn_dcp_size`: the configured value, an object holding configured
     values (`get_exec().kernel`), or Unknown when the pack lists nothing there."""
@@ -68,6 +73,12 @@ def runtime_attribute(point: ConfigPoint, obj: RuntimeObject, name: str, locatio
         return NOT_LISTED
     if name in CONFIG_READS and "()" not in obj.path:  # `cfg.get("k", d)`, `cp.getint(s, o)`
         return BoundBuiltin(obj, name)
+    if obj.given and "()" not in obj.path and name in TEXT_METHODS and obj.path.count("."):
+        # `args.kv_cache_dtype.startswith("fp8")`: the attribute is a text, a value of its
+        # own (sampled later, then the texts the code looks it up or compares it with are
+        # demanded), not an object whose `startswith` is a value
+        point.pending.add(obj.path)
+        return Unknown(f"{obj.path}, used as a text (.{name}), has no value yet", location)
     if obj.given and "()" not in obj.path:  # composed.py: what a function run is given
         point.pending.add(dimension)  # an object or a value: sampled later if a value
         return RuntimeObject(dimension, given=True)

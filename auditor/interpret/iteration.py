@@ -1,6 +1,6 @@
 """What iterating a value yields: one rule for `for`, comprehensions, `tuple()`/`list()` and
 the folds of the standard library, so that a value one of them iterates is not refused by
-another (an enum class's members, a dict's keys, a set's items, a range's numbers)."""
+another (an enum class's members, a dict's keys, a range's numbers)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,10 @@ def items_of(interpreter, value: Any, location) -> tuple | Unknown | None:
         value = enums.iterated(interpreter, value, location)
     if isinstance(value, PartialSequence) or is_unknown(value):
         return value
-    if isinstance(value, (list, tuple, str, dict, frozenset, range)):
-        return tuple(value)  # (a dict: its keys; a set: its items in the order it holds them)
+    if isinstance(value, (list, tuple, str, dict, range)):
+        return tuple(value)  # (a dict: its keys)
+    # not a set (modelled as a frozenset, for membership and `sorted()`): the order Python
+    # iterates a set of texts in varies between runs, and one filled by `.add()` is not
+    # followed (`add` is unknown, the set as it was)
     lanes.refuse(value)
     return None

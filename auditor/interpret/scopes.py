@@ -100,23 +100,9 @@ class _TargetCollector(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls = True
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS:
-            self._changed(func.value)  # `out.append(x)`: `out` is no longer what it was
-
-    def _changed(self, container: cst.BaseExpression) -> None:
-        """A local or `self.` attribute whose value a block may change in place (`out.append(
-        x)`, `table[k] = v`): bound again, as far as an undecided block is concerned."""
-        if isinstance(container, cst.Name) and container.value != "self":
-            self.names.append(container.value)
-        elif isinstance(container, cst.Attribute) and isinstance(container.value, cst.Name):
-            if container.value.value == "self":
-                self.self_attrs.append(container.attr.value)
 
     def _target(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Subscript):
-            self._changed(target.value)
-        elif isinstance(target, cst.Name):
+        if isinstance(target, cst.Name):
             self.names.append(target.value)
         elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
             if target.value.value == "self":
@@ -157,6 +143,49 @@ class _TargetCollector(cst.CSTVisitor):
 
     def visit_Del(self, node: cst.Del) -> None:
         self._target(node.target)
+
+
+class _ChangedCollector(cst.CSTVisitor):
+    """Locals and `self.` attributes a block changes in place (`out.append(x)`, `table[k] =
+    v`), each as ("name", x) or ("self", x)."""
+
+    def __init__(self) -> None:
+        self.changed: list[tuple[str, str]] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def _changed(self, container: cst.BaseExpression) -> None:
+        if isinstance(container, cst.Name) and container.value != "self":
+            self.changed.append(("name", container.value))
+        elif isinstance(container, cst.Attribute) and isinstance(container.value, cst.Name):
+            if container.value.value == "self":
+                self.changed.append(("self", container.attr.value))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _MUTATORS:
+            self._changed(func.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        if isinstance(node.target, cst.Subscript):
+            self._changed(node.target.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Subscript):
+            self._changed(node.target.value)
+
+
+def changed_in_place(statements) -> list[tuple[str, str]]:
+    """What a block may change in place without binding it (`out.append(x)`, `d[k] = v`):
+    ("name", local) or ("self", attribute). An undecided block leaves those unknown."""
+    collector = _ChangedCollector()
+    for statement in statements:
+        statement.visit(collector)
+    return collector.changed
 
 
 _TARGETS = MEMOS.targets  # memos.py: one exact block (its nodes by identity) -> its facts

@@ -22,6 +22,7 @@ from auditor.interpret.iteration import items_of
 from auditor.interpret.scopes import (
     Frame,
     assigned_targets,
+    changed_in_place,
     raises_in,
     self_method_calls,
     yields_in,
@@ -32,6 +33,7 @@ from auditor.interpret.values import (
     FunctionRef,
     Instance,
     PartialSequence,
+    Tensor,
     Unknown,
     Why,
     is_unknown,
@@ -92,18 +94,21 @@ class Statements:
                 handler = catching(statement.handlers, signal.raised)
                 if handler is None:  # no handler catches what Python raises there
                     raise
-                if handler is False:
-                    # a handler may catch it: what the try/except assigns is undecided, not
-                    # infeasible
-                    why = f"exception may be caught: {signal.reason}"
-                    self.mark_undecided([statement], frame, why)
-                    return
-                if handler.name is not None:  # (`except KeyError as error:`)
-                    caught = Unknown(f"the exception caught: {signal.reason}", signal.location)
-                    self.assign(handler.name.name, caught, frame)
-                self.exec_block(handler.body.body, frame)  # (a `raise` there refuses the point)
-                if statement.finalbody is not None:
-                    self.exec_block(statement.finalbody.body.body, frame)
+                if handler is not False:
+                    # the handler Python runs: raising again, it refuses the point. One that
+                    # falls back (`return DEFAULT`) decides nothing: the refusal may be of a
+                    # sample standing for a text (`FORMATS[96]`), whose real values the
+                    # refusal has the table give next, which the fallback would hide
+                    if handler.name is not None:  # (`except KeyError as error:`)
+                        caught = Unknown(f"the exception caught: {signal.reason}", signal.location)
+                        self.assign(handler.name.name, caught, frame)
+                    try:
+                        self.exec_block(handler.body.body, frame)
+                    except (ReturnSignal, BreakSignal, ContinueSignal):
+                        pass
+                # what the try/except assigns is undecided, not infeasible
+                why = f"exception may be caught: {signal.reason}"
+                self.mark_undecided([statement], frame, why)
                 return
             if statement.orelse is not None:
                 self.exec_block(statement.orelse.body.body, frame)
@@ -256,6 +261,13 @@ class Statements:
         for name in names:
             frame.locals[name] = unknown
         receiver = frame.receiver
+        for kind, name in changed_in_place(statements):
+            # a list, dict or set the block fills (`out.append(x)`, `d[k] = v`) is no longer
+            # known whole; a tensor written into, or a list of tensors given another (a
+            # layer of the same shape), keeps its shapes and dtypes, which is what is measured
+            held = frame.locals if kind == "name" else getattr(receiver, "attrs", None)
+            if held is not None and name in held and not _holds_tensors(held[name]):
+                held[name] = unknown
         if isinstance(receiver, Instance):
             self_attrs = self_attrs + self.attributes_set_by_calls(receiver, statements)
             for attr in list(self_attrs):  # what a property setter assigns is undecided too
@@ -489,6 +501,17 @@ _AUG_TO_BINARY = {
     cst.BitOrAssign: cst.BitOr,
     cst.BitXorAssign: cst.BitXor,
 }
+
+
+def _holds_tensors(value: object) -> bool:
+    """A tensor, or a non-empty list or tuple of tensors (a per-layer list)."""
+    if isinstance(value, Tensor):
+        return True
+    return (
+        isinstance(value, (list, tuple))
+        and bool(value)
+        and all(isinstance(v, Tensor) for v in value)
+    )
 
 
 def _cause(value: object) -> Unknown | None:

@@ -1,0 +1,1 @@
+"""kestrel_pd: prefill/decode disaggregation for latent-attention models."""

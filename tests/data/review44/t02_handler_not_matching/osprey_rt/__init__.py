@@ -1,0 +1,1 @@
+"""osprey_rt: block-scaled low-precision KV cache runtime."""

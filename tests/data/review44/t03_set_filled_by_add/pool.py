@@ -1,0 +1,27 @@
+import torch
+
+
+class MHATokenToKVPool:
+    def __init__(self, size: int, layer_num: int, head_num: int, head_dim: int, dtype: torch.dtype, device="cuda"):
+        self.size = size
+        self.layer_num = layer_num
+        self.head_dim = head_dim
+        self.dtype = dtype
+        self.device = device
+        # distinct kv heads after grouping (GQA): count them
+        kv_heads = set()
+        for h in range(head_num):
+            kv_heads.add(h)
+        self.head_num = 0
+        for _ in kv_heads:
+            self.head_num += 1
+        self.k_buffer = [torch.zeros((size + 1, head_num, head_dim), dtype=dtype, device=device) for _ in range(layer_num)]
+        self.v_buffer = [torch.zeros((size + 1, head_num, head_dim), dtype=dtype, device=device) for _ in range(layer_num)]
+
+
+class MHATokenToKVPoolHost:
+    def __init__(self, device_pool: MHATokenToKVPool, host_to_device_ratio: float = 2.0, device="cpu"):
+        self.device_pool = device_pool
+        self.size = int(device_pool.size * host_to_device_ratio)
+        self.k_buffer = [torch.zeros((self.size, device_pool.head_num, device_pool.head_dim), dtype=device_pool.dtype, device=device) for _ in range(device_pool.layer_num)]
+        self.v_buffer = [torch.zeros((self.size, device_pool.head_num, device_pool.head_dim), dtype=device_pool.dtype, device=device) for _ in range(device_pool.layer_num)]
