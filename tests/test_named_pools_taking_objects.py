@@ -106,3 +106,62 @@ def test_a_named_pool_reading_widths_off_an_object_is_compared(
     assert set(figures) == {"v_buffer"}
     host, device = figures["v_buffer"]  # at the finding's sampled widths: wider on the host
     assert host > device and real["v_buffer"][0] > real["v_buffer"][1]
+
+
+def _mapping_tree(host_dtype: str) -> dict[str, str]:
+    return {
+        "dictkv/__init__.py": "",
+        "dictkv/pools.py": f"""
+            import torch
+
+            STR_DTYPE = {{"bfloat16": torch.bfloat16, "float16": torch.float16,
+                         "float32": torch.float32}}
+
+
+            class DevicePool:
+                def __init__(self, size: int, layer_num: int, model_cfg: dict,
+                             device: str = "cuda"):
+                    self.dtype = STR_DTYPE[model_cfg["torch_dtype"]]
+                    heads, dim = model_cfg["num_key_value_heads"], model_cfg["head_dim"]
+                    self.k_buffer = [
+                        torch.zeros((size + 1, heads, dim), dtype=self.dtype, device=device)
+                        for _ in range(layer_num)
+                    ]
+
+
+            class HostPool:
+                def __init__(self, device_pool: DevicePool, host_size: int, device: str = "cpu"):
+                    self.k_buffer = [
+                        torch.empty((host_size,) + tuple(t.shape[1:]), dtype={host_dtype},
+                                    device=device)
+                        for t in device_pool.k_buffer
+                    ]
+        """,
+    }
+
+
+@pytest.mark.parametrize("host_dtype, drifted", [("t.dtype", False), ("torch.float16", True)])
+def test_a_named_pool_reading_a_config_mapping_is_compared(
+    tmp_path, capsys, monkeypatch, host_dtype, drifted
+):
+    """`model_cfg: dict` with no default, its keys read (`model_cfg["head_dim"]`): a stand-in
+    whose keys are config values (was: "missing argument 'model_cfg'", never compared)."""
+    root = write_tree(tmp_path, _mapping_tree(host_dtype))
+    report = audit_json(root, capsys)
+    summary = report["summary"]
+    assert summary["pairs_compared"] == summary["pairs"] == 1
+    assert summary["unresolved"] == 0
+    [pools] = tree_modules(root, monkeypatch, "dictkv", "pools")
+    cfg = {"torch_dtype": "float32", "num_key_value_heads": 8, "head_dim": 128}
+    gpu = pools.DevicePool(16, 2, cfg, device="meta")
+    cpu = pools.HostPool(gpu, 32, device="meta")
+    real = (cpu.k_buffer[0].nbytes // 32, gpu.k_buffer[0].nbytes // 17)
+    assert (real[0] != real[1]) == drifted
+    figures = finding_figures(report)
+    if not drifted:
+        assert figures == {} and report["exit"] == 0
+        return
+    [finding] = report["findings"]
+    assert "float32" in finding["message"]  # (the point where the model's dtype is float32)
+    host, device = figures["k_buffer"]
+    assert host * real[1] == device * real[0]

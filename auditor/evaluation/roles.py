@@ -61,6 +61,10 @@ from auditor.settings import Settings
 _PLAIN_VALUES = frozenset({"str", "int", "float", "bool", "bytes"})  # annotations of a value
 
 
+# annotations of a plain config mapping (`model_cfg: dict`, `Dict[str, Any]`)
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping"})
+
+
 def _scalar_default(default: str | None) -> bool:
     """Is a parameter's default (its source text) a literal text, number or flag?"""
     if default is None:
@@ -486,8 +490,9 @@ class RoleBook:
     ) -> Facts | None:
         """A pool the pack's names describe (`size`, `layer_num`) that also takes an object
         annotated with a class of the audited tree, with no default, and reads its sizes off
-        it (`dims: AttnDims`, `dims.num_heads`, `dims.qk_head_dim`): read again with that
-        object's attributes as parameters, so it is built with a stand-in whose attributes
+        it (`dims: AttnDims`, `dims.num_heads`, `dims.qk_head_dim`), or a config mapping
+        (`model_cfg: dict`, `model_cfg["head_dim"]`): read again with its attributes (keys)
+        as parameters, so it is built with a stand-in whose attributes
         are config values (before, nothing gave it: "missing argument"). Not a pool, an enum
         or a value the pack or the matrix gives."""
         given = set(self.settings.token_params) | set(self.settings.layer_names())
@@ -497,10 +502,11 @@ class RoleBook:
             if param is None or param.default is not None or name in given:
                 continue
             annotation = (param.annotation or "").strip("'\"")
-            if not annotation.isidentifier():
+            mapping = annotation.split("[", 1)[0].rpartition(".")[2] in _MAPPINGS
+            if not mapping and not annotation.isidentifier():
                 continue
-            found = self.index.resolve_static(cls.module, annotation)
-            if not isinstance(found, ClassInfo) or self._no_config(cls, name, facts):
+            found = None if mapping else self.index.resolve_static(cls.module, annotation)
+            if not (mapping or isinstance(found, ClassInfo)) or self._no_config(cls, name, facts):
                 continue
             objects[name] = self._object_path(cls, name, facts)
         if not objects:
