@@ -281,3 +281,22 @@ def test_a_record_field_not_known_is_an_unresolved_buffer(tmp_path):
     buffers = buffers_of(built.instance)
     assert_unknown(buffers["state.temporal"], "as_strided")
     assert "state.label" not in buffers
+
+
+def test_an_annotated_object_the_matrix_lists_keeps_the_matrix_values(tmp_path):
+    """SGLang's `MambaPool(size, cache_params: "BaseLinearStateParams", ...)`: a pool the pack
+    names, taking an object of a class of the tree whose attributes the matrix lists. A named
+    pool's object with no default is read as a stand-in (session 44), but not this one: the
+    matrix gives its shapes (review: 0.5.10's Mamba pair was left never compared)."""
+    annotated = POOLS.replace(
+        "def __init__(self, *, size: int, cache_params, ",
+        'def __init__(self, *, size: int, cache_params: "StateParams", ',
+    ).replace(
+        "    @dataclass(frozen=True)\n    class PoolInfo:",
+        "    class StateParams:\n        pass\n\n\n    @dataclass(frozen=True)\n    class PoolInfo:",
+    )
+    assert annotated.count("StateParams") == 2
+    _, result = settings_and_audit(_tree(tmp_path, BUGGY, annotated))
+    assert result.coverage.line() == "1 of 1 pairs compared"
+    [finding] = result.findings
+    assert "1048576 B/token/layer vs 2097152 B/token/layer" in finding.message

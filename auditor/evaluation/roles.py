@@ -496,6 +496,8 @@ class RoleBook:
         are config values (before, nothing gave it: "missing argument"). Not a pool, an enum
         or a value the pack or the matrix gives."""
         given = set(self.settings.token_params) | set(self.settings.layer_names())
+        given |= set(self.settings.object_roots())  # (`cache_params.shape.temporal` listed)
+        given |= {k for k in self.settings.__dict__["matrix"] if "." not in k}
         objects = {}
         for name in sorted(facts.read_attributes):
             param = facts.params.get(name)
