@@ -32,6 +32,9 @@ EXPECTED = {
     "t03_set_filled_by_add": (set(), 1, 0, 4, 3),
     "t04_tensor_written_undecided": ({("LA001", "kv_buffer")}, 1, 1, 4, 0),
     "t05_layer_appended_undecided": ({("LA001", "k_buffer")}, 1, 1, 4, 0),
+    "t06_budget_rows_unequal_padding": (set(), 1, 0, 8, 4),
+    "t07_buffer_size_counts_slots": ({("LA003", "slot_owner")}, 1, 1, 4, 0),
+    "t08_format_itemsize_field": ({("LA001", "kv_bytes")}, 1, 1, 8, 0),
 }
 
 

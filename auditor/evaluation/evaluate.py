@@ -26,6 +26,7 @@ from auditor.evaluation.matrix import (
 )
 from auditor.evaluation.measure import (
     BufferFigure,
+    buffers_of,
     held_from,
     looks_like_buffer,
     measure,
@@ -49,7 +50,7 @@ from auditor.evaluation.site_run import (
 )
 from auditor.evaluation.size_claims import claimed_size
 from auditor.evaluation.slots import per_slot, slot_ratio
-from auditor.frontend.behaviour import UNSAID_BLOCK, names_a_budget
+from auditor.frontend.behaviour import UNSAID_BLOCK
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import NamesRead, code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
@@ -186,9 +187,17 @@ def _scaled_rows(roles: RoleBook, host_cls: ClassInfo) -> str | None:
 BYTES_PER_ROW = 1 << 20
 
 
+# named for bytes, not for a buffer's size (`kv_buffer_size` counts slots as often as bytes)
+_BYTES_NAMED = re.compile(r"(bytes|budget|(^|_)gi?b$|(^|_)mem(ory)?$)")
+
+
 def byte_budgets(settings: Settings, token_names: list[str]) -> frozenset[str]:
     """The token parameters a class names for bytes (`free_bytes`, `budget`), not the pack's."""
-    return frozenset(n for n in token_names if names_a_budget(n) and n not in settings.token_params)
+    return frozenset(
+        n
+        for n in token_names
+        if _BYTES_NAMED.search(n.rpartition(".")[2]) and n not in settings.token_params
+    )
 
 
 def build_counts(settings: Settings) -> list[tuple[int, int]]:
@@ -351,9 +360,17 @@ class PoolEvaluator:
         uncounted = all(isinstance(b[0], Instance) for b in builds) and not any(
             _positive(b[0].attrs.get(n)) for b in builds for n in kept
         )
-        rows = row_counts(builds) if budgets and block is None and uncounted else None
-        if rows is None:
+        if not (budgets and block is None and uncounted):
             return measure(builds, device_cls, token_names, roles.layers(device_cls), block, given)
+        rows = row_counts(builds)
+        if rows is None:  # (the builds' token counts are bytes, no rows: never a figure)
+            why = (
+                f"{device_cls.name} keeps as many rows as a byte budget buys, under no count's "
+                "name, and its buffers do not all grow along one dimension: no row to count"
+            )
+            names = sorted({n for b in builds for n in buffers_of(b[0])})
+            where = device_cls.location
+            return {n: BufferFigure(n, where, unknown=Unknown(why, where)) for n in names}
         counted = [(b[0], n, b[2]) for b, n in zip(builds, rows[0])]
         figures = measure(counted, device_cls, [], roles.layers(device_cls))
         note = f"; per row (the rows a byte budget buys, {rows[1]})"

@@ -610,6 +610,7 @@ def measure(
         ) * l1
         if (
             numerator % denominator
+            or numerator // denominator < 0  # (fewer bytes with more tokens: no figure)
             or per_token_numerator % (s2 - s1)
             or not _fits(totals, counts, numerator // denominator, per_token_numerator // (s2 - s1))
         ):

@@ -1834,9 +1834,13 @@ class _ObjectAttributes(ast.NodeTransformer):
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
-        if not isinstance(node.ctx, ast.Load) or node.attr in _DTYPE_FACTS:
-            return node  # (`cfg.kv_dtype.itemsize`: the dtype's own size, not a value of cfg)
+        if not isinstance(node.ctx, ast.Load):
+            return node
         value = node.value
+        if node.attr in _DTYPE_FACTS and isinstance(value, ast.Name) and "." in value.id:
+            # `cfg.kv_dtype.itemsize`: the size of a dtype the object holds, not a value of
+            # it (`fmt.itemsize`, the object's own field, is one)
+            return node
         if isinstance(value, ast.Name) and "." in value.id:  # already a path: nested
             if value.id.split(".", 1)[0] in self.paths:
                 return ast.copy_location(ast.Name(f"{value.id}.{node.attr}", ast.Load()), node)
