@@ -27,6 +27,7 @@ class Memos:
         self.literals: dict[Any, Any] = {}  # literal node -> its (immutable) value
         self.targets: dict[tuple, tuple] = {}  # block -> names, self attrs, returns, calls
         self.self_calls: dict[tuple, tuple[str, ...]] = {}  # block -> `self.m()` names
+        self.changed: dict[tuple, tuple] = {}  # block -> what it changes in place
         self.raises: dict[tuple, bool] = {}  # block -> whether it holds a `raise`
         self.plans: dict[tuple, tuple] = {}  # body key -> (the body, its declaration plan)
         # id(function) -> (the function, the values it returns): pairing's rounds of factory
@@ -40,6 +41,7 @@ class Memos:
             "literals": 200_000,
             "targets": 50_000,
             "self_calls": 50_000,
+            "changed": 50_000,
             "raises": 50_000,
             "plans": 20_000,
             "returns": 50_000,
@@ -52,6 +54,7 @@ class Memos:
             "literals": self.literals,
             "targets": self.targets,
             "self_calls": self.self_calls,
+            "changed": self.changed,
             "raises": self.raises,
             "plans": self.plans,
             "returns": self.returns,

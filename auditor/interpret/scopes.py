@@ -181,15 +181,24 @@ class _ChangedCollector(cst.CSTVisitor):
 
 def changed_in_place(statements) -> list[tuple[str, str]]:
     """What a block may change in place without binding it (`out.append(x)`, `d[k] = v`):
-    ("name", local) or ("self", attribute). An undecided block leaves those unknown."""
-    collector = _ChangedCollector()
-    for statement in statements:
-        statement.visit(collector)
-    return collector.changed
+    ("name", local) or ("self", attribute). An undecided block leaves those unknown.
+    Remembered per block, as assigned_targets is."""
+    key = tuple(statements)
+    found = _CHANGED.get(key)
+    if found is None:
+        collector = _ChangedCollector()
+        for statement in statements:
+            statement.visit(collector)
+        found = tuple(collector.changed)
+        if len(_CHANGED) >= MEMOS.limits["changed"]:
+            _CHANGED.clear()
+        _CHANGED[key] = found
+    return list(found)
 
 
 _TARGETS = MEMOS.targets  # memos.py: one exact block (its nodes by identity) -> its facts
 _SELF_CALLS = MEMOS.self_calls
+_CHANGED = MEMOS.changed
 _RAISES = MEMOS.raises
 
 
