@@ -50,7 +50,7 @@ from auditor.evaluation.site_run import (
 )
 from auditor.evaluation.size_claims import claimed_size
 from auditor.evaluation.slots import per_slot, slot_ratio
-from auditor.frontend.behaviour import UNSAID_BLOCK
+from auditor.frontend.behaviour import UNSAID_BLOCK, names_bytes
 from auditor.frontend.index import ClassInfo, ProjectIndex
 from auditor.frontend.scope import NamesRead, code_of
 from auditor.interpret.control import BudgetExceeded, Infeasible
@@ -187,17 +187,9 @@ def _scaled_rows(roles: RoleBook, host_cls: ClassInfo) -> str | None:
 BYTES_PER_ROW = 1 << 20
 
 
-# named for bytes, not for a buffer's size (`kv_buffer_size` counts slots as often as bytes)
-_BYTES_NAMED = re.compile(r"(bytes|budget|(^|_)gi?b$|(^|_)mem(ory)?$)")
-
-
 def byte_budgets(settings: Settings, token_names: list[str]) -> frozenset[str]:
     """The token parameters a class names for bytes (`free_bytes`, `budget`), not the pack's."""
-    return frozenset(
-        n
-        for n in token_names
-        if _BYTES_NAMED.search(n.rpartition(".")[2]) and n not in settings.token_params
-    )
+    return frozenset(n for n in token_names if names_bytes(n) and n not in settings.token_params)
 
 
 def build_counts(settings: Settings) -> list[tuple[int, int]]:

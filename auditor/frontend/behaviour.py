@@ -2750,14 +2750,21 @@ def _not_tokens(name: str) -> bool:
 
 
 # (`local_buffer_size`, `segment_size`: the bytes of a region, as transfer stores size one)
-_BUDGET = re.compile(
-    r"(bytes|budget|(^|_)gi?b$|(^|_)mem(ory)?$|(buffer|segment|region|arena)_size$)"
-)
+# named for bytes (`free_bytes`, `cpu_gib`, `gpu_mem`); a budget may also be a buffer's size
+# (`arena_size`), which as often counts slots
+_BYTES_WORDS = r"bytes|budget|(^|_)gi?b$|(^|_)mem(ory)?$"
+_BYTES = re.compile(f"({_BYTES_WORDS})")
+_BUDGET = re.compile(f"({_BYTES_WORDS}|(buffer|segment|region|arena)_size$)")
 
 
 def names_a_budget(name: str) -> bool:
     """Named for a size in bytes (`budget_bytes`, `gpu_mem`, `cpu_gib`), never a count."""
     return bool(_BUDGET.search(name.rpartition(".")[2]))
+
+
+def names_bytes(name: str) -> bool:
+    """Named (its last attribute) for bytes, not for a buffer's size (`kv_buffer_size`)."""
+    return bool(_BYTES.search(name.rpartition(".")[2]))
 
 
 def names_a_count(name: str) -> bool:
