@@ -1,4 +1,4 @@
-"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, 28 to 48, 50 and 51, each tree
+"""Trees of probes written as other teams would (tests/data/probe15, 17 to 25, 28 to 48, 50 to 52, each tree
 with a README saying what it is), audited with no configuration: the buggy ones report their bug on
 the named buffer and nothing else, the correct ones compare every pair and report nothing.
 `pNNf` is the fixed variant of the buggy `pNN` (`pNNb` a buggy variant of the correct `pNN`).
@@ -70,6 +70,9 @@ BUGGY = {
     # prefill rows bought by a byte budget, the cache format an argument's attribute the code
     # calls `.startswith` on (a text, then the table's keys); decode stores rope as uint8
     "probe51/r02": {("LA001", "rope_cache")},
+    # prefill/decode from `from_model_config` classmethods, the page size read off an untyped
+    # args object (sampled a power of two); decode is never given the TP size: 8 heads, not 2
+    "probe52/r03": {("LA001", "recv_k"), ("LA001", "recv_v")},
     "probe24/p05": {("LA001", "v_l")},  # ggml row types, V rows sized with type_k
     "probe24/p08": {("LA001", "scales")},  # a prompt cache's entries of prefix_len tokens
     "probe24/p03": {("LA001", "kv_pool")},  # block-major, counted off objects by helpers
@@ -325,6 +328,8 @@ CORRECT = [
     "probe50/r01",
     # probe51/r02 fixed by us: decode keeps the rope part in the model dtype
     "probe51/r02f",
+    # probe52/r03 fixed by us: decode is given the TP size
+    "probe52/r03f",
     # pools reading plain config dicts, the format found by a classmethod looping over an
     # enum whose `__init__` unpacks each member's value tuple
     "probe50/r06",
@@ -364,6 +369,10 @@ UNRESOLVED = {
     # points' builds do not grow, the scales unresolved there (said)
     "probe51/r02": 1,
     "probe51/r02f": 1,
+    # the format text sampled as a number first, refused by the enum's parse (said), and
+    # fp8_e5m2 demanded beyond the four tried (said)
+    "probe52/r03": 2,
+    "probe52/r03f": 2,
 }
 
 
@@ -431,6 +440,7 @@ CHECKS = sorted(
         "probe48",
         "probe50",
         "probe51",
+        "probe52",
     )
     for p in DATA.glob(f"{probe}/_check/check_*.py")
 )

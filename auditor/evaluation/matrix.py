@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.dtypes import dtype_by_name, dtype_name, is_dtype, is_torch_dtype
-from auditor.frontend.behaviour import names_a_budget
+from auditor.frontend.behaviour import block_size, names_a_budget
 from auditor.frontend.index import ClassInfo, dotted
 from auditor.interpret import enums
 from auditor.interpret.environment import flag_dimension, switch_dimension
@@ -48,6 +48,9 @@ OBJECT_SAMPLES = (128, 64)
 # values would hide a pool reading one for another (`q_lora_rank` for `kv_lora_rank`);
 # multiples of 16, the first the common 128
 DISTINCT_SAMPLES = (128, 64, 96, 160, 192, 224, 80, 112, 144, 176, 208, 240)
+# tokens per page or block (`args.page_size`): a power of two, as every engine's, which the
+# token counts of the builds are multiples of (a page of 224 tokens rounds them unevenly)
+BLOCK_SAMPLE = 16
 # a parameter that divides another (`heads // shards`, a shard count): samples larger than
 # what it divides would leave nothing (8 heads // 16 = 0), and zero bytes compare as agreeing;
 # small ones keep both sides' figures. (An object's attribute keeps OBJECT_SAMPLES: there a
@@ -89,6 +92,8 @@ def stand_in_sample(name: str, order: int) -> int | None:
         return BUDGET_SAMPLES[0]
     if last in _WIDTH:
         return WIDTH_SAMPLE
+    if block_size(last):
+        return BLOCK_SAMPLE
     if _HEADS.search(last):
         return KV_HEAD_SAMPLE if _KV.search(last) else HEAD_SAMPLE
     return DISTINCT_SAMPLES[order % len(DISTINCT_SAMPLES)]

@@ -1076,6 +1076,10 @@ class RoleBook:
                         id(c) in device_ids for c in self.index.all_subclasses(found)
                     ):
                         return HostRole(name, word, reads)
+            elif (klass := self.passed_class(cls, name, facts)) is not None and (
+                id(klass) in device_ids
+            ):  # untyped, and every call building the class passes it a device pool
+                return HostRole(name, klass.name, reads)
             elif reads & device_buffers:
                 return HostRole(name, None, reads)
             elif (  # its buffers are sized by attributes every one of which a device pool has

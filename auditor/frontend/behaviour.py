@@ -52,6 +52,13 @@ _OTHER_COUNT = re.compile(
 _BLOCK_HINT = re.compile(
     r"((block|page)_(size|len|length|tokens)$|^tokens_per_(block|page)$)"
 )  # `page_tokens`: tokens of one page, not a count of them
+
+
+def block_size(name: str) -> bool:
+    """Does `name` say tokens per block or page (`page_size`, `tokens_per_block`)?"""
+    return _BLOCK_HINT.search(name) is not None
+
+
 # rows of whole sequences (`(batch_size, max_seq_len, width)`, exllama's caches, a host's
 # `num_sessions` rows of the device's `max_seq_len`): tokens are rows x sequence length
 _BATCH_HINT = re.compile(
@@ -1829,7 +1836,15 @@ class _ObjectAttributes(ast.NodeTransformer):
             method.value = self.visit(method.value)
             path = self._path(method.value)
             if path is not None:
-                return ast.copy_location(ast.Name(f"{path}.{method.attr}()", ast.Load()), node)
+                read = ast.copy_location(ast.Name(f"{path}.{method.attr}()", ast.Load()), node)
+                plain = [a for a in node.args if isinstance(a, ast.Name) and "." not in a.id]
+                if not plain:
+                    return read
+                # `geom.padded(capacity)`: a value of the object computed from what it is
+                # given, which it depends on too (the method runs on the stand-in)
+                return ast.copy_location(
+                    ast.Tuple([read, *(self.visit(a) for a in plain)], ast.Load()), node
+                )
         return self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
@@ -1974,6 +1989,9 @@ def _visit(node: ast.AST, flow: _Flow, facts: Facts, ranges: list[set[str]]) -> 
             facts.divisors |= flow.of(node.right)
     if isinstance(node, ast.Compare):
         _note_dtype_compare(node, flow, facts)
+    if isinstance(node, ast.Attribute) and node.attr in _DTYPE_FACTS:
+        # `cfg.scale_dtype.itemsize`: the object's attribute holds a dtype (not a number)
+        facts.dtype_params |= {n for n in flow.copied(node.value) if "." in n}
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         for name in flow.copied(node.slice):  # `STR_DTYPE_TO_TORCH_DTYPE[cache_dtype]`
             facts.tables.setdefault(name, set()).add(node.value.id)

@@ -179,8 +179,8 @@ def _pools(
             facts is not None  # names (`keys`, `values` for the device's stacked `kv`)
             and role.annotation is not None
             and facts.allocated
-            and role.parameter in facts.sized_by
-            and role.parameter in facts.per_layer | facts.per_item  # per layer of it
+            and _read_off(role.parameter, facts, facts.sized_by)
+            and _read_off(role.parameter, facts, facts.per_layer | facts.per_item)  # per layer
             and not _pack_device(book, cls, role.annotation)  # the pack's hosts have its names
             and not _built_by_a_pool(cls, others, trees)
         ):
@@ -207,6 +207,15 @@ def _pools(
                 (cls, "takes a device pool but allocates no buffer of a device pool's name")
             )
     return devices, hosts, not_hosts
+
+
+def _read_off(parameter: str, facts, names: set[str]) -> bool:
+    """Is `parameter` among `names`, itself or an attribute read off it (`gpu.num_layers`,
+    named under its object's path where it is read as a config object)?"""
+    if parameter in names:
+        return True
+    path = facts.objects.get(parameter)
+    return path is not None and any(n.startswith(path + ".") for n in names)
 
 
 def _stacks_a_device(own: set[str], devices: list[ClassInfo], trees: dict, counts) -> bool:

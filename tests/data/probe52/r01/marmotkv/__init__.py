@@ -1,0 +1,1 @@
+"""marmotkv: latent KV storage for MLA decoders."""

@@ -1,0 +1,1 @@
+"""quillkv: sparse-attention latent cache with a CPU mirror."""

@@ -1,0 +1,1 @@
+"""otterserve: prefill/decode disaggregated serving."""

@@ -1,0 +1,1 @@
+"""wrenllm: disaggregated inference runtime."""

@@ -1,0 +1,1 @@
+"""puffinrt: low-precision KV runtime."""

@@ -1,0 +1,1 @@
+"""kestrelserve: int4 KV serving stack."""

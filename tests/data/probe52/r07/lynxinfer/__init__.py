@@ -1,0 +1,1 @@
+"""lynxinfer: hybrid sliding/global attention serving."""

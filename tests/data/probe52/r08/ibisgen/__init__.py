@@ -1,0 +1,1 @@
+"""ibisgen: encoder-decoder generation server."""
