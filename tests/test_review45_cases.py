@@ -12,6 +12,11 @@ pools built on torch's meta device; each test fails on the session's starting co
   device pool (`gpu = PagedKV(...)`), allocating under names of its own (`k_stage`): it was a
   device pool beside the other (siblings, its host count a config value); it is a host of
   that device now, paired at its call site.
+- t04 (from a review): `rows = cfg.rows_for(size)` on an untyped config object, whose class
+  is not known and whose method is therefore not run: its value is a sample of its own, and
+  the token count. Taking `size` for the token count there (the first form of t01's mend)
+  measured 0 B/token/layer and lost the host's V bug; the mend applies to objects of a known
+  class only.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import re
 from pathlib import Path
 
 import torch
-from helpers import audit_json, tree_modules
+from helpers import audit_json, finding_figures, tree_modules
 
 from auditor.cli import main
 
@@ -78,3 +83,24 @@ def test_an_untyped_parameter_every_call_passes_a_device_pool_makes_a_host(capsy
     truth = (host.v_stage[0].nbytes // 50, device.v_cache[0].nbytes // 100)
     assert f"{truth[0]} B/token/layer vs {truth[1]} B/token/layer" in finding["message"]
     assert truth == (1024, 2048)
+
+
+def test_an_untyped_objects_method_value_stays_the_token_count(capsys, monkeypatch):
+    root = DATA / "t04"
+    report = audit_json(root, capsys)
+    figures = finding_figures(report)
+    assert set(figures) == {"v_buffer"} and report["summary"]["pairs_compared"] == 1
+    host, device = figures["v_buffer"]
+    device_module, host_module = tree_modules(root, monkeypatch, "rowkv", "device", "host")
+
+    class Config:
+        num_kv_heads, head_dim, dtype, num_layers = 8, 128, torch.bfloat16, 2
+
+        def rows_for(self, n):
+            return n + 1
+
+    pool = device_module.RowPool(100, Config(), device="meta")
+    mirror = host_module.RowPoolHost(pool, 50, device="meta")
+    truth = (mirror.v_buffer[0].nbytes // 50, pool.v_buffer[0].nbytes // 101)
+    assert truth == (1024, 2048) and host * truth[1] == device * truth[0]
+    assert mirror.k_buffer[0].nbytes // 50 == pool.k_buffer[0].nbytes // 101

@@ -1817,6 +1817,10 @@ def _string_key(node: ast.AST) -> bool:
 _DTYPE_FACTS = frozenset({"itemsize", "is_floating_point", "is_complex", "is_signed"})
 
 
+# the paths of objects of no known class (object_path): their methods are not run
+_UNTYPED_PATHS = frozenset({"config", "dict"})
+
+
 class _ObjectAttributes(ast.NodeTransformer):
     """`cfg.num_layers`, `self.cfg.head_dim`, `cfg.model.dtype` read as names of their own."""
 
@@ -1838,10 +1842,10 @@ class _ObjectAttributes(ast.NodeTransformer):
             if path is not None:
                 read = ast.copy_location(ast.Name(f"{path}.{method.attr}()", ast.Load()), node)
                 plain = [a for a in node.args if isinstance(a, ast.Name) and "." not in a.id]
-                if not plain:
-                    return read
-                # `geom.padded(capacity)`: a value of the object computed from what it is
-                # given, which it depends on too (the method runs on the stand-in)
+                if not plain or path.partition(".")[0] in _UNTYPED_PATHS:
+                    return read  # (an untyped object's method: its value a sample of its own)
+                # `geom.padded(capacity)`: a value computed by the object's class from what it
+                # is given, which it depends on too (the method runs on the stand-in)
                 return ast.copy_location(
                     ast.Tuple([read, *(self.visit(a) for a in plain)], ast.Load()), node
                 )
