@@ -1076,10 +1076,6 @@ class RoleBook:
                         id(c) in device_ids for c in self.index.all_subclasses(found)
                     ):
                         return HostRole(name, word, reads)
-            elif (klass := self.passed_class(cls, name, facts)) is not None and (
-                id(klass) in device_ids
-            ):  # untyped, and every call building the class passes it a device pool
-                return HostRole(name, klass.name, reads)
             elif reads & device_buffers:
                 return HostRole(name, None, reads)
             elif (  # its buffers are sized by attributes every one of which a device pool has
@@ -1088,7 +1084,10 @@ class RoleBook:
                 and any(reads <= self.attributes(d) for d in devices)
                 and not all(names_a_count(a) or a in counts for a in reads)
             ):  # ... and not only counts any pool has (`anchor_host.size`, `.page_size`)
-                return HostRole(name, None, reads)
+                # typed as its callers type it, where every call passes one device class
+                klass = self.passed_class(cls, name, facts)
+                typed = klass.name if klass is not None and id(klass) in device_ids else None
+                return HostRole(name, typed, reads)
         return None
 
 

@@ -1841,11 +1841,16 @@ class _ObjectAttributes(ast.NodeTransformer):
             path = self._path(method.value)
             if path is not None:
                 read = ast.copy_location(ast.Name(f"{path}.{method.attr}()", ast.Load()), node)
-                plain = [a for a in node.args if isinstance(a, ast.Name) and "." not in a.id]
+                # `geom.padded(capacity)`: a value the object's class computes from a count of
+                # tokens it is given, which it depends on too (the method runs on the
+                # stand-in); not an object given (`cfg.get_num_layers(parallel_config)`)
+                plain = [
+                    a
+                    for a in node.args
+                    if isinstance(a, ast.Name) and "." not in a.id and says_tokens(a.id)
+                ]
                 if not plain or path.partition(".")[0] in _UNTYPED_PATHS:
                     return read  # (an untyped object's method: its value a sample of its own)
-                # `geom.padded(capacity)`: a value computed by the object's class from what it
-                # is given, which it depends on too (the method runs on the stand-in)
                 return ast.copy_location(
                     ast.Tuple([read, *(self.visit(a) for a in plain)], ast.Load()), node
                 )
