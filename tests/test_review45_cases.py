@@ -1,11 +1,13 @@
 """Session 45's mends, each on a small tree (tests/data/review45) whose truth comes from its
-pools built on torch's meta device; each test fails on the session's starting code (027bbc0).
+pools built on torch's meta device. t01 to t03 fail on the session's starting code (027bbc0),
+t04 on the first form of t01's mend (71c4c4c).
 
 - t01: the row count a config object's method computes from the capacity given
   (`self.capacity = geom.padded(capacity)`). The method's value was read as a config value
   of its own (`Geometry.padded()`) and taken for the token count, while the run computed it
   from the sampled capacity: the bytes never followed the count, and the figure was
-  0 B/token/layer. A method's value now depends on its arguments too.
+  0 B/token/layer. A method's value now depends on the token counts it is given too (on an
+  object of a known class, whose method is run).
 - t02: `geom["scale_dtype"].itemsize`, a dtype held by a dict's key: sampled as a number, so
   the scales' figure was unresolved (no `itemsize` on a number); it is varied over dtypes.
 - t03: a staging pool whose untyped parameter (`gpu_cache`) every call building it passes a
