@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 
 from auditor.dtypes import dtype_by_name, dtype_name, is_dtype, is_torch_dtype
-from auditor.frontend.behaviour import block_size, names_a_budget
+from auditor.frontend.behaviour import names_a_budget, says_tokens_per_block
 from auditor.frontend.index import ClassInfo, dotted
 from auditor.interpret import enums
 from auditor.interpret.environment import flag_dimension, switch_dimension
@@ -92,7 +92,7 @@ def stand_in_sample(name: str, order: int) -> int | None:
         return BUDGET_SAMPLES[0]
     if last in _WIDTH:
         return WIDTH_SAMPLE
-    if block_size(last):
+    if says_tokens_per_block(last):
         return BLOCK_SAMPLE
     if _HEADS.search(last):
         return KV_HEAD_SAMPLE if _KV.search(last) else HEAD_SAMPLE

@@ -52,13 +52,6 @@ _OTHER_COUNT = re.compile(
 _BLOCK_HINT = re.compile(
     r"((block|page)_(size|len|length|tokens)$|^tokens_per_(block|page)$)"
 )  # `page_tokens`: tokens of one page, not a count of them
-
-
-def block_size(name: str) -> bool:
-    """Does `name` say tokens per block or page (`page_size`, `tokens_per_block`)?"""
-    return _BLOCK_HINT.search(name) is not None
-
-
 # rows of whole sequences (`(batch_size, max_seq_len, width)`, exllama's caches, a host's
 # `num_sessions` rows of the device's `max_seq_len`): tokens are rows x sequence length
 _BATCH_HINT = re.compile(
