@@ -1277,12 +1277,16 @@ def _returning_allocations(functions: list[ast.AST]) -> set[str]:
 _TYPING = frozenset({"Optional", "Union", "None", "typing", "Any", "Final"})
 
 
+# the path of an object no annotation types (`config.head_dim`)
+UNTYPED_OBJECT = "config"
+
+
 def object_path(param: Param) -> str:
     """The name an object's attributes are parameters under: its annotation's class (two
     classes taking `ModelShape` by other names read the same values), else `config`."""
     words = re.findall(r"[A-Za-z_]\w*", param.annotation or "")
     named = [w for w in words if w not in _TYPING]
-    return named[-1] if named else "config"
+    return named[-1] if named else UNTYPED_OBJECT
 
 
 class _KeysAsAttributes(ast.NodeTransformer):
@@ -1810,8 +1814,9 @@ def _string_key(node: ast.AST) -> bool:
 _DTYPE_FACTS = frozenset({"itemsize", "is_floating_point", "is_complex", "is_signed"})
 
 
-# the paths of objects of no known class (object_path): their methods are not run
-_UNTYPED_PATHS = frozenset({"config", "dict"})
+# the paths of objects of no known class (object_path; a plain `dict`): their methods are
+# not run
+_UNTYPED_PATHS = frozenset({UNTYPED_OBJECT, "dict"})
 
 
 class _ObjectAttributes(ast.NodeTransformer):
